@@ -1,0 +1,248 @@
+"""Execute pages for the build: one child process per page, results cached on disk.
+
+The cache key holds everything an output depends on: the page's code in order (fences and
+snippet files), any local module that code imports, the engine's own code, the versions of
+Python, jax, jaxlib, numpy and matplotlib (and any installed JAX plugin), the platform, and
+the JAX_* / XLA_* environment variables. Prose is not part of it, so editing prose runs nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import importlib.metadata
+import json
+import logging
+import os
+import platform
+import queue
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.markers import ROOT, SNIPPETS, Page
+
+CACHE_DIR = ROOT / ".cache" / "jitdocs"
+STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
+KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
+ENGINE_FILES = ("markers.py", "execute.py", "runner.py")
+log = logging.getLogger("mkdocs.jitdocs")
+
+
+class PageFailure(Exception):
+    """A page's code failed; the message names the page, file and line."""
+
+
+@dataclass
+class PageResult:
+    outcomes: list[dict]
+    environment: dict
+    cached: bool = False
+    seconds: float = 0.0
+
+
+# ---------------------------------------------------------------- cache key
+
+
+def environment_fingerprint() -> dict:
+    names = ("jax", "jaxlib", "numpy", "matplotlib")
+    versions = {name: _version(name) for name in names}
+    plugins = sorted(
+        f"{dist.metadata['Name']}=={dist.version}"
+        for dist in importlib.metadata.distributions()
+        if (dist.metadata["Name"] or "").lower().replace("_", "-").startswith("jax-")
+    )
+    variables = {k: v for k, v in sorted(os.environ.items()) if k.startswith(("JAX_", "XLA_"))}
+    return {
+        "python": sys.version,
+        "platform": platform.platform(),
+        "versions": versions,
+        "plugins": plugins,
+        "variables": variables,
+    }
+
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def local_modules(sources: list[str], search: tuple[Path, ...] = (SNIPPETS, ROOT)) -> dict:
+    """Text of every project module the code imports, followed recursively."""
+    found: dict[str, str] = {}
+    todo = list(sources)
+    while todo:
+        for name in _imported_names(todo.pop()):
+            path = next((d / f"{name}.py" for d in search if (d / f"{name}.py").is_file()), None)
+            if path is not None and name not in found:
+                found[name] = path.read_text(encoding="utf-8")
+                todo.append(found[name])
+    return dict(sorted(found.items()))
+
+
+def _imported_names(source: str) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def cache_key(page: Page, fingerprint: dict) -> str:
+    engine = {name: (ROOT / "engine" / name).read_text(encoding="utf-8") for name in ENGINE_FILES}
+    material = {
+        "engine": engine,
+        "blocks": [block.key_material() for block in page.blocks],
+        "modules": local_modules([block.source for block in page.blocks]),
+        "environment": fingerprint,
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+# ---------------------------------------------------------------- cache storage
+
+
+def _checksum(result: dict) -> str:
+    return hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
+
+
+def _entry_path(page: Page, cache_dir: Path) -> Path:
+    return cache_dir / f"{page.path.replace('/', '__')}.json"
+
+
+def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:
+    """The stored result for ``key``, or None; a corrupt entry is reported and ignored."""
+    path = _entry_path(page, cache_dir)
+    if not path.is_file():
+        return None
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if entry["key"] != key:
+            return None
+        if entry["checksum"] != _checksum(entry["result"]):
+            raise ValueError("checksum mismatch")
+        result = PageResult(**entry["result"])
+    except (ValueError, KeyError, TypeError) as error:
+        log.warning("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
+        return None
+    result.cached = True
+    return result
+
+
+def store(page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR) -> None:
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    data = dataclasses.asdict(result)
+    entry = {"key": key, "result": data, "checksum": _checksum(data)}
+    path = _entry_path(page, cache_dir)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(entry), encoding="utf-8")
+    os.replace(tmp, path)  # atomic: a killed build never leaves half an entry behind
+
+
+# ---------------------------------------------------------------- running
+
+
+def child_environment() -> dict:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # makes `import jax` ~3x slower in a fresh venv
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(SNIPPETS)])
+    env["MPLBACKEND"] = "Agg"
+    env.setdefault("PYTHONHASHSEED", "0")
+    return env
+
+
+def run_page(page: Page) -> PageResult:
+    """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block."""
+    started = time.perf_counter()
+    request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "engine.runner"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT, env=child_environment(), text=True, encoding="utf-8",
+    )
+    lines: queue.Queue = queue.Queue()
+    stderr: list[str] = []
+    threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
+    threading.Thread(target=_pump, args=(child.stderr, stderr), daemon=True).start()
+    child.stdin.write(json.dumps(request))
+    child.stdin.close()
+    try:
+        outcomes, env = _follow(page, child, lines, stderr)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+    return PageResult(outcomes, env, cached=False, seconds=time.perf_counter() - started)
+
+
+def _pump(stream, sink) -> None:
+    for line in stream:
+        sink.put(line) if isinstance(sink, queue.Queue) else sink.append(line)
+    if isinstance(sink, queue.Queue):
+        sink.put(None)
+
+
+def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[dict], dict]:
+    outcomes: list[dict] = []
+    current, limit = None, STARTUP_SECONDS
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            where = page.blocks[current].where if current is not None else page.path
+            raise PageFailure(
+                f"{where}: block did not finish within {limit:g} s and was stopped "
+                "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
+            ) from None
+        if line is None:
+            child.wait()
+            tail = "".join(stderr[-20:]).rstrip()
+            raise PageFailure(f"{page.path}: the page's process exited ({child.returncode}) "
+                              f"before finishing:\n{tail}")
+        message = json.loads(line)
+        event = message["event"]
+        if event == "start":
+            current = message["index"]
+            limit = page.blocks[current].timeout + KILL_GRACE_SECONDS
+            deadline = time.monotonic() + limit
+        elif event == "done":
+            outcomes.append(message["outcome"])
+        elif event == "failed":
+            raise PageFailure(message["message"])
+        elif event == "environment":
+            return outcomes, message["environment"]
+
+
+def execute_pages(pages: list[Page], fresh: bool = False, cache_dir: Path = CACHE_DIR,
+                  report=log.info) -> dict[str, PageResult]:
+    """Run (or load from the cache) every page, printing one progress line per page."""
+    fingerprint = environment_fingerprint()
+    results = {}
+    width = max((len(page.path) for page in pages), default=0)
+    for page in pages:
+        key = cache_key(page, fingerprint)
+        result = None if fresh else load_cached(page, key, cache_dir)
+        if result is None and not page.blocks:
+            result = PageResult([], {}, cached=True)  # nothing to run, nothing to cache
+        if result is None:
+            result = run_page(page)
+            store(page, key, result, cache_dir)
+        status = "no code" if not page.blocks else "cached" if result.cached else "executed"
+        seconds = 0.0 if result.cached else result.seconds
+        report(f"jitdocs: {page.path:<{width}} {len(page.blocks):3d} blocks  {status:<8} "
+               f"{seconds:6.1f} s")
+        results[page.path] = result
+    return results

@@ -1,0 +1,36 @@
+"""Run one page's code the way the build does and print each block's output.
+
+    python -m engine.check docs/course/why-compile.md [--fresh]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.build import PageFailure, execute_pages
+from engine.markers import ROOT, MarkupError, read_page
+
+
+def main(argv: list[str]) -> int:
+    paths = [arg for arg in argv if not arg.startswith("--")]
+    if not paths:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        pages = [read_page(Path(path).resolve().relative_to(ROOT).as_posix()) for path in paths]
+        results = execute_pages(pages, fresh="--fresh" in argv, report=print)
+    except (MarkupError, PageFailure) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for page in pages:
+        for block, outcome in zip(page.blocks, results[page.path].outcomes, strict=True):
+            print(f"--- {block.where} ({block.filename}) {outcome['seconds']:.2f} s")
+            print(outcome["output"] + (outcome["error"] or ""), end="")
+            for figure in outcome["figures"]:
+                print(f"[figure: {figure['alt']}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

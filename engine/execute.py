@@ -1,0 +1,283 @@
+"""Run one block in a page's namespace and enforce what its markers declare.
+
+Shared by the build (``engine.runner``, one process per page) and the tests (``conftest.py``,
+Sybil), so an example behaves the same on the site and in ``nox -s tests``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import re
+import signal
+import sys
+import threading
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+
+from engine.markers import Block
+
+# Names every example can use without importing them; the conventions page lists them.
+PRELUDE = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+"""
+TRACEBACK_FRAMES = 4
+
+
+class BlockFailure(Exception):
+    """A block broke its contract. The message names the page and line."""
+
+
+class BlockTimeout(BaseException):
+    """Raised inside a block that ran past its time limit (BaseException: user code can't eat it)."""
+
+
+@dataclass
+class Figure:
+    alt: str
+    light: str  # SVG text
+    dark: str
+
+
+@dataclass
+class Outcome:
+    output: str = ""
+    error: str | None = None  # "ErrorName: message" for a ❌ block that raised as declared
+    figures: list[Figure] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: bool = False
+
+
+def new_namespace() -> dict:
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(PRELUDE, "<prelude>", "exec"), namespace)
+    return namespace
+
+
+def execute_block(block: Block, namespace: dict) -> Outcome:
+    """Run ``block`` in ``namespace``; raise BlockFailure if it breaks its contract."""
+    if block.skip:
+        return Outcome(skipped=True)
+    buffer = io.StringIO()
+    started = time.perf_counter()
+    error, warned = _run_captured(block, namespace, buffer)
+    outcome = Outcome(output=buffer.getvalue(), seconds=time.perf_counter() - started)
+    _check_contract(block, error, warned, outcome)
+    outcome.figures = collect_figures(block)
+    return outcome
+
+
+def _run_captured(
+    block: Block, namespace: dict, buffer: io.StringIO
+) -> tuple[Exception | None, list[str]]:
+    """Run the code with stdout, stderr and warnings going to ``buffer``.
+
+    Returns what it raised (or None) and the names of the warning categories it emitted.
+    """
+    seen_warnings: list[str] = []
+
+    def show_warning(message, category, filename, lineno, file=None, line=None):
+        seen_warnings.append(category.__name__)
+        buffer.write(f"{category.__name__}: {message}\n")
+
+    with (
+        contextlib.redirect_stdout(buffer),
+        contextlib.redirect_stderr(buffer),
+        warnings.catch_warnings(),
+        _time_limit(block),
+    ):
+        warnings.simplefilter("always")
+        warnings.showwarning = show_warning
+        try:
+            _run_code(block, namespace)
+            _flush_jax_effects()
+        except BlockTimeout as error:
+            raise BlockFailure(
+                f"{block.where}: block did not finish within {block.timeout:g} s "
+                "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
+            ) from error
+        except Exception as error:  # noqa: BLE001 - judged against the block's contract below
+            return error, seen_warnings
+    return None, seen_warnings
+
+
+def _run_code(block: Block, namespace: dict) -> None:
+    if block.is_doctest:
+        _run_doctest(block, namespace)
+        return
+    padded = "\n" * (block.first_line - 1) + block.source  # tracebacks show the real line
+    exec(compile(padded, block.filename, "exec"), namespace)
+
+
+def _run_doctest(block: Block, namespace: dict) -> None:
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(block.source, namespace, block.where, block.filename,
+                              block.first_line - 1)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=flags)
+    runner.run(test, out=report.write, clear_globs=False)
+    if runner.failures:
+        raise AssertionError("doctest output differs:\n" + report.getvalue())
+
+
+def _flush_jax_effects() -> None:
+    """Wait for jax.debug.print and other callbacks so their output lands in this block."""
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.effects_barrier()
+
+
+@contextlib.contextmanager
+def _time_limit(block: Block):
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals only work in the main thread; the build's parent process still kills
+        return
+
+    def on_alarm(signum, frame):
+        raise BlockTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, block.timeout)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _check_contract(
+    block: Block, error: Exception | None, warned: list[str], outcome: Outcome
+) -> None:
+    expect = block.bad
+    if expect is None or expect.mode == "asserts":
+        if error is not None:
+            raise BlockFailure(_unexpected(block, error))
+        return
+    if expect.mode == "warns":
+        if error is not None:
+            raise BlockFailure(_unexpected(block, error))
+        if expect.name not in warned:
+            raise BlockFailure(
+                f"{block.where}: the ❌ block should warn {expect.name}, but it emitted "
+                f"{', '.join(warned) or 'no warning'}; if JAX changed, update the page"
+            )
+        return
+    if error is None:
+        raise BlockFailure(
+            f"{block.where}: the ❌ block should raise {expect.name}, but it ran without error; "
+            "if a JAX upgrade fixed this pitfall, update the page"
+        )
+    if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
+        raise BlockFailure(
+            f"{block.where}: the ❌ block should raise {expect.name}, but it raised "
+            f"{type(error).__name__}: {_first_line(error)}\n{_frames(error)}"
+        )
+    outcome.error = f"{type(error).__name__}: {str(error).strip()}"
+
+
+def _unexpected(block: Block, error: BaseException) -> str:
+    what = "its assertions no longer hold" if isinstance(error, AssertionError) else "it raised"
+    if block.bad and block.bad.mode == "asserts":
+        lead = f"{block.where}: the ❌ block's {what}"
+    else:
+        lead = f"{block.where}: unexpected exception in {block.filename}"
+    return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(error)}"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def _frames(error: BaseException) -> str:
+    """The last few traceback frames, which point into the page or snippet."""
+    lines = traceback.format_exception(type(error), error, error.__traceback__)
+    head, frames = lines[:1], lines[1:-1]
+    return "".join(head + frames[-TRACEBACK_FRAMES:] + lines[-1:]).rstrip()
+
+
+# ---------------------------------------------------------------- figures
+
+LIGHT_INK, DARK_INK = "#1f1f1f", "#e3e3e3"
+
+
+def collect_figures(block: Block) -> list[Figure]:
+    """Render every open matplotlib figure as light and dark SVG, then close it."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return []
+    figures = []
+    for number in plt.get_fignums():
+        fig = plt.figure(number)
+        alt = fig.get_label().strip()
+        plt.close(fig)
+        if not alt:
+            raise BlockFailure(
+                f"{block.where}: a figure has no alt text; describe what it shows with "
+                'fig.set_label("...") before the block ends'
+            )
+        light = _svg(fig, LIGHT_INK)
+        dark = _svg(fig, DARK_INK)
+        figures.append(Figure(alt=alt, light=light, dark=dark))
+    return figures
+
+
+def _svg(fig, ink: str) -> str:
+    import matplotlib
+
+    _recolor(fig, ink)
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "jitdocs"}):
+        fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None},
+                    bbox_inches="tight")
+    svg = buffer.getvalue()
+    # Text falls back to the page's font stack instead of a font the reader may not have.
+    return re.sub(r"font-family:[^;\"']*", "font-family:system-ui, sans-serif", svg)
+
+
+def _is_ink(color) -> bool:
+    """True for the near-black / near-white greys matplotlib uses for text, axes and ticks."""
+    from matplotlib.colors import to_rgba
+
+    try:
+        r, g, b, a = to_rgba(color)
+    except (ValueError, TypeError):
+        return False
+    return a > 0 and max(r, g, b) - min(r, g, b) < 0.05 and (max(r, g, b) < 0.35 or min(r, g, b) > 0.8)
+
+
+def _recolor(fig, ink: str) -> None:
+    """Swap the greys of text, spines, ticks and error bars for ``ink`` (theme-aware output)."""
+    from matplotlib.collections import Collection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.text import Text
+
+    for artist in fig.findobj():
+        if isinstance(artist, Text) and _is_ink(artist.get_color()):
+            artist.set_color(ink)
+        elif isinstance(artist, Line2D):
+            if _is_ink(artist.get_color()):
+                artist.set_color(ink)
+            if _is_ink(artist.get_markeredgecolor()):
+                artist.set_markeredgecolor(ink)
+        elif isinstance(artist, Collection):
+            colors = artist.get_edgecolor()
+            if len(colors) and all(_is_ink(c) for c in colors):
+                artist.set_edgecolor(ink)
+        elif isinstance(artist, Patch) and artist.get_fill() is False and _is_ink(artist.get_edgecolor()):
+            artist.set_edgecolor(ink)
+    for ax in fig.axes:
+        for spine in ax.spines.values():
+            spine.set_edgecolor(ink)
+        ax.tick_params(colors=ink, which="both")
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.get_frame().set_alpha(0)

@@ -1,0 +1,173 @@
+"""The mkdocs hook: run every page's code before the build, then render its real outputs.
+
+One named function per transform, like mkdocs-material's own ``shortcodes.py`` hook. The page
+syntax lives in ``engine.markers``, the execution in ``engine.build`` / ``engine.execute``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import posixpath
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+
+from engine.build import PageFailure, PageResult, execute_pages  # noqa: E402
+from engine.markers import Badge, Block, MarkupError, Page, page_slug, parse_page, read_page  # noqa: E402
+
+FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
+BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
+
+_pages: dict[str, Page] = {}
+_results: dict[str, PageResult] = {}
+_figure_uris: dict[tuple[str, int, int], tuple[str, str]] = {}
+
+
+# ---------------------------------------------------------------- events
+
+
+def on_files(files: Files, config) -> Files:
+    """Parse and execute every page up front, and add the charts they drew to the site."""
+    docs_dir = Path(config["docs_dir"]).resolve()
+    root = docs_dir.parent
+    pages = []
+    for file in files.documentation_pages():
+        try:
+            pages.append(read_page(Path(file.abs_src_path).resolve().relative_to(root).as_posix()))
+        except MarkupError as error:
+            raise PluginError(str(error)) from None
+    try:
+        results = execute_pages(pages, fresh=os.environ.get(FRESH_VARIABLE) == "1")
+    except PageFailure as error:
+        raise PluginError(str(error)) from None
+    _pages.clear(), _results.clear(), _figure_uris.clear()
+    for page in pages:
+        _pages[page.path], _results[page.path] = page, results[page.path]
+        add_figure_files(page, results[page.path], files, config)
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    path = Path(page.file.abs_src_path).resolve().relative_to(Path(config["docs_dir"]).resolve().parent)
+    path = path.as_posix()
+    offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
+    try:
+        parsed = parse_page(path, markdown, offset)
+    except MarkupError as error:
+        raise PluginError(str(error)) from None
+    result = _results[path]
+    edits = [(b.start, b.end, render_badge(b)) for b in parsed.badges]
+    for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
+        edits.append((block.start, block.end, render_block(block, outcome, index, page)))
+    for start, end, text in sorted(edits, reverse=True):
+        markdown = markdown[:start] + text + markdown[end:]
+    return markdown + render_provenance(result)
+
+
+# ---------------------------------------------------------------- transforms
+
+
+def add_figure_files(page: Page, result: PageResult, files: Files, config) -> None:
+    """Register each chart's light and dark SVG as a generated file of the site."""
+    slug = page_slug(page.path)
+    for index, outcome in enumerate(result.outcomes):
+        for number, figure in enumerate(outcome["figures"]):
+            uris = []
+            for theme in ("light", "dark"):
+                digest = hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+                uri = f"figures/{slug}/{digest}-{theme}.svg"
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, content=figure[theme]))
+                uris.append(uri)
+            _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
+
+
+def render_block(block: Block, outcome: dict, index: int, page) -> str:
+    parts = [render_code(block)]
+    if outcome["skipped"]:
+        parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
+    if outcome["output"]:
+        parts.append(fence("text", outcome["output"], 'title="Output"'))
+    if outcome["error"]:
+        name = outcome["error"].split(":", 1)[0]
+        parts.append(fence("text", outcome["error"], f'title="Raises {name}"'))
+    for number, figure in enumerate(outcome["figures"]):
+        parts.append(render_figure(figure["alt"], _figure_uris[(block.page, index, number)], page))
+    body = "\n\n".join(parts)
+    if block.bad:
+        title = f"❌ Don't: {_describe(block)}"
+        body = f'<div class="jd-pair" markdown>\n\n!!! failure "{title}"\n\n{_indent(body)}'
+    elif block.good:
+        body = f'!!! success "✅ Do"\n\n{_indent(body)}\n\n</div>'
+    return _indent(body + "\n", block.indent) + "\n"
+
+
+def render_code(block: Block) -> str:
+    title = f'title="{block.filename}"' if block.snippet else ""
+    code = fence("pycon" if block.is_doctest else "python", block.source, title)
+    if block.collapse_code:
+        return f'??? abstract "Show the code"\n\n{_indent(code)}'
+    return code
+
+
+def render_figure(alt: str, uris: tuple[str, str], page) -> str:
+    here = posixpath.dirname(page.file.src_uri)
+    alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
+    return (f"![{alt_text}]({light}#only-light){{ .jd-figure }}\n"
+            f"![{alt_text}]({dark}#only-dark){{ .jd-figure }}")
+
+
+def render_badge(badge: Badge) -> str:
+    label = BADGE_TEXT[badge.kind]
+    return f'{badge.indent}<span class="jd-badge jd-badge--{badge.kind}">{label}</span>\n'
+
+
+def render_provenance(result: PageResult) -> str:
+    env = result.environment or next((r.environment for r in _results.values() if r.environment), {})
+    if not env:
+        return ""
+    what = "Outputs on this page were produced" if result.outcomes else "This site was built"
+    return (
+        '\n\n<div class="jd-provenance" markdown>\n\n'
+        f"{what} by running its code with **JAX {env['jax']}** (jaxlib {env['jaxlib']}), "
+        f"Python {env['python']} on {env['platform']}, device {env['device']}, "
+        f"on {env['produced']}. Timings were measured on that build machine. "
+        "Every example starts from `import jax`, `import jax.numpy as jnp`, "
+        "`import numpy as np` and `from jax import lax`.\n\n</div>\n"
+    )
+
+
+def fence(language: str, text: str, attributes: str = "") -> str:
+    """A fenced block that no backtick run inside ``text`` can close early."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    info = f"{language} {attributes}".strip()
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
+
+
+def _describe(block: Block) -> str:
+    expect = block.bad
+    if expect.mode == "raises":
+        return f"raises {expect.name}"
+    if expect.mode == "warns":
+        return f"warns {expect.name}"
+    return "silently wrong"
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))
+
+
+def _front_matter_lines(source: Path, markdown: str) -> int:
+    raw = source.read_text(encoding="utf-8")
+    if not raw.endswith(markdown):
+        raise PluginError(f"{source}: page text changed between parsing and rendering")
+    return raw[: len(raw) - len(markdown)].count("\n")

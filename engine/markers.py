@@ -1,0 +1,299 @@
+"""The page syntax, read by both the build hook and the Sybil set-up, so the two cannot disagree.
+
+A page is Markdown. Runnable code is either a bare ```python fence or a snippet directive:
+
+    <!-- snippet: NAME -->             runs snippets/<page_slug>/NAME.py at this point
+
+A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``,
+placed before the block it applies to (blank lines allowed in between):
+
+    <!-- bad: raises ErrorName -->     the ❌ block must raise exactly this exception class
+    <!-- bad: warns WarningName -->    the ❌ block must emit this warning category
+    <!-- bad: asserts -->              the ❌ block runs clean; its asserts show the wrong behaviour
+    <!-- good -->                      the ✅ block; every ❌ block is directly followed by one
+    <!-- skip: reason -->              shown, never run
+    <!-- timeout: SECONDS -->          this block may run longer than the default
+    <!-- collapse-code -->             fold the code, keep the output visible
+
+and one standalone marker: ``<!-- badge: must-read -->`` or ``<!-- badge: extra -->``.
+Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
+and missing snippet files are errors that name the file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 120.0
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "snippets"
+
+MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+PYTHON_WORDS = {"python", "py", "python3", "pycon"}
+BADGES = {"must-read", "extra"}
+BLOCK_MARKERS = {"bad", "good", "skip", "timeout", "collapse-code"}
+STANDALONE_MARKERS = {"snippet", "badge"}
+
+
+class MarkupError(ValueError):
+    """A page that cannot be built as written; the message starts with ``file:line:``."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a ❌ block declares: ``raises``/``warns`` a named class, or ``asserts``."""
+
+    mode: str
+    name: str = ""
+
+    def describe(self) -> str:
+        return f"{self.mode} {self.name}".strip()
+
+
+@dataclass
+class Block:
+    """One runnable example, from a fence in the page or a snippet file."""
+
+    page: str  # path of the page, relative to the project root
+    line: int  # page line of the fence or directive (1-based)
+    source: str  # the code, dedented
+    filename: str  # where the code lives, for tracebacks
+    first_line: int  # line of the code's first line inside ``filename``
+    start: int  # character span in the page that the block and its markers cover
+    end: int
+    indent: str = ""
+    snippet: str | None = None
+    bad: Expectation | None = None
+    good: bool = False
+    skip: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    collapse_code: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+    @property
+    def is_doctest(self) -> bool:
+        return self.source.lstrip().startswith(">>> ")
+
+    def key_material(self) -> dict:
+        """Everything about the block that can change its output (not its place on the page)."""
+        return {
+            "source": self.source,
+            "filename": self.filename,
+            "first_line": self.first_line,
+            "bad": self.bad.describe() if self.bad else None,
+            "skip": self.skip,
+            "timeout": self.timeout,
+        }
+
+
+@dataclass
+class Badge:
+    page: str
+    line: int
+    kind: str
+    start: int
+    end: int
+    indent: str = ""
+
+
+@dataclass
+class Page:
+    path: str
+    blocks: list[Block] = field(default_factory=list)
+    badges: list[Badge] = field(default_factory=list)
+
+
+def page_slug(page_path: str | Path) -> str:
+    """``docs/course/how-jit-works.md`` -> ``how_jit_works`` (its snippet folder's name)."""
+    return Path(page_path).stem.replace("-", "_")
+
+
+def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) -> Page:
+    """Find every runnable block and marker in ``text`` (the page ``page``, relative to ``root``).
+
+    ``line_offset`` is added to line numbers when ``text`` is the page minus its front matter.
+    """
+    parser = _PageParser(page, text, line_offset, root)
+    parser.run()
+    return parser.result
+
+
+class _PageParser:
+    def __init__(self, page: str, text: str, line_offset: int, root: Path) -> None:
+        self.page, self.text, self.offset, self.root = page, text, line_offset, root
+        self.lines = text.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+        self.pending: list[tuple[int, str, str]] = []  # (index, name, args) of markers in waiting
+        self.result = Page(page)
+
+    def error(self, index: int, message: str) -> MarkupError:
+        return MarkupError(f"{self.page}:{index + 1 + self.offset}: {message}")
+
+    def run(self) -> None:
+        i = 0
+        while i < len(self.lines):
+            i = self.step(i)
+        if self.pending:
+            index, name, _ = self.pending[0]
+            raise self.error(index, f"marker '{name}' is not followed by a code block")
+        self.check_pairs()
+
+    def step(self, i: int) -> int:
+        line = self.lines[i]
+        fence = FENCE_OPEN.match(line.rstrip("\n"))
+        if fence:
+            return self.fence(i, fence)
+        marker = MARKER_LINE.match(line)
+        if marker:
+            self.marker(i, marker["name"], (marker["args"] or "").strip())
+            return i + 1
+        if line.strip() and self.pending:
+            index, name, _ = self.pending[0]
+            raise self.error(index, f"marker '{name}' is not followed by a code block")
+        return i + 1
+
+    def marker(self, i: int, name: str, args: str) -> None:
+        if name not in BLOCK_MARKERS | STANDALONE_MARKERS:
+            known = ", ".join(sorted(BLOCK_MARKERS | STANDALONE_MARKERS))
+            raise self.error(i, f"unknown marker '{name}' (known markers: {known})")
+        if name == "badge":
+            if args not in BADGES:
+                raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
+            indent = re.match(r"[ \t]*", self.lines[i]).group(0)
+            self.result.badges.append(
+                Badge(self.page, i + 1 + self.offset, args, self.starts[i], self.starts[i + 1], indent)
+            )
+        elif name == "snippet":
+            self.snippet(i, args)
+        else:
+            self.pending.append((i, name, args))
+
+    def fence(self, i: int, match: re.Match) -> int:
+        indent, fence, info = match["indent"], match["fence"], match["info"].strip()
+        close = self.find_close(i, indent, fence)
+        words = re.split(r"[\s{]+", info.lstrip("{.").strip(), maxsplit=1)
+        language = words[0].lower() if words else ""
+        if language not in PYTHON_WORDS:
+            if self.pending:
+                raise self.error(self.pending[0][0], f"marker '{self.pending[0][1]}' is before a "
+                                 f"'{language or 'plain'}' fence; markers apply to python blocks only")
+            return close + 1
+        if info != "python":
+            raise self.error(i, f"fence info '{info}' is not allowed: write a bare ```python fence "
+                             "(Sybil skips fences with attributes; use markers instead)")
+        body = [self.strip_indent(line, indent) for line in self.lines[i + 1 : close]]
+        source = "".join(body)
+        self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
+        return close + 1
+
+    def strip_indent(self, line: str, indent: str) -> str:
+        return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+
+    def find_close(self, i: int, indent: str, fence: str) -> int:
+        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        for j in range(i + 1, len(self.lines)):
+            if closing.match(self.lines[j].rstrip("\n")):
+                return j
+        raise self.error(i, "code fence is never closed")
+
+    def snippet(self, i: int, name: str) -> None:
+        if not re.fullmatch(r"[a-z0-9_]+", name):
+            raise self.error(i, f"snippet name '{name}' must be a file stem like 'compile_chart'")
+        rel = Path("snippets") / page_slug(self.page) / f"{name}.py"
+        path = self.root / rel
+        if not path.is_file():
+            raise self.error(i, f"snippet file {rel} not found")
+        indent = re.match(r"[ \t]*", self.lines[i]).group(0)
+        self.add_block(i, i, path.read_text(encoding="utf-8"), str(rel), 1, indent, name)
+
+    def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
+        first = self.pending[0][0] if self.pending else i
+        block = Block(
+            page=self.page, line=i + 1 + self.offset, source=source, filename=filename,
+            first_line=first_line, start=self.starts[first], end=self.starts[last + 1],
+            indent=indent, snippet=snippet,
+        )
+        for index, name, args in self.pending:
+            self.apply(block, index, name, args)
+        self.pending = []
+        if block.bad and block.bad.mode == "asserts":
+            self.require_assert(block, i)
+        self.result.blocks.append(block)
+
+    def apply(self, block: Block, i: int, name: str, args: str) -> None:
+        if name == "bad":
+            block.bad = self.expectation(i, args)
+        elif name == "good":
+            self.no_args(i, name, args)
+            block.good = True
+        elif name == "skip":
+            if not args:
+                raise self.error(i, "skip needs a reason: <!-- skip: why this block cannot run -->")
+            block.skip = args
+        elif name == "timeout":
+            try:
+                block.timeout = float(args)
+            except ValueError:
+                raise self.error(i, f"timeout takes seconds, got '{args}'") from None
+        elif name == "collapse-code":
+            self.no_args(i, name, args)
+            block.collapse_code = True
+
+    def no_args(self, i: int, name: str, args: str) -> None:
+        if args:
+            raise self.error(i, f"marker '{name}' takes no arguments, got '{args}'")
+
+    def expectation(self, i: int, args: str) -> Expectation:
+        match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
+        if not match:
+            raise self.error(i, f"bad marker needs 'raises ErrorName', 'warns WarningName' or "
+                             f"'asserts', got '{args}'")
+        if match[3]:
+            return Expectation("asserts")
+        return Expectation(match[1], match[2])
+
+    def require_assert(self, block: Block, i: int) -> None:
+        try:
+            tree = ast.parse(block.source)
+        except SyntaxError:
+            return  # reported when the block runs, with the real traceback
+        if not any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
+            raise self.error(i, "a 'bad: asserts' block must contain assert statements that "
+                             "show the wrong behaviour")
+
+    def check_pairs(self) -> None:
+        blocks = self.result.blocks
+        for index, block in enumerate(blocks):
+            if not block.bad:
+                continue
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            between = self.text[block.end : following.start] if following else "x"
+            if not following or not following.good or between.strip():
+                raise MarkupError(f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                                  "a ✅ block marked <!-- good -->")
+
+
+FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+
+
+def split_front_matter(text: str) -> tuple[str, int]:
+    """The page body without its YAML front matter (as mkdocs strips it) and its line offset."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return text, 0
+    return text[match.end() :], text[: match.end()].count("\n")
+
+
+def read_page(page: str, root: Path = ROOT) -> Page:
+    """Parse the page at ``root / page`` with line numbers that match the file."""
+    body, offset = split_front_matter((root / page).read_text(encoding="utf-8"))
+    return parse_page(page, body, offset, root)

@@ -1,0 +1,66 @@
+"""Child process of the build: run one page's blocks in order, in a fresh interpreter.
+
+A fresh process per page is what keeps pages apart: a page that turns on ``jax_enable_x64``
+cannot change the next page's output. The request (the page's blocks) arrives as JSON on stdin;
+progress and results leave as JSON lines on the original stdout, which user code cannot reach.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+import platform
+import sys
+
+from engine.execute import BlockFailure, execute_block, new_namespace
+from engine.markers import Block, Expectation
+
+
+def block_from_dict(data: dict) -> Block:
+    data = dict(data)
+    if data.get("bad"):
+        data["bad"] = Expectation(**data["bad"])
+    return Block(**data)
+
+
+def environment() -> dict:
+    """Where the outputs come from, for the page footer."""
+    import jax
+    import jaxlib
+
+    device = jax.devices()[0]
+    return {
+        "jax": jax.__version__,
+        "jaxlib": jaxlib.__version__,
+        "python": platform.python_version(),
+        "platform": f"{platform.system()} {platform.machine()}",
+        "device": f"{device.platform} ({device.device_kind}, {jax.device_count()} device(s))",
+        "produced": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def main() -> int:
+    request = json.load(sys.stdin)
+    protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)  # C-level writes to fd 1 must not corrupt the protocol
+
+    def send(**message) -> None:
+        protocol.write(json.dumps(message) + "\n")
+
+    namespace = new_namespace()
+    for index, data in enumerate(request["blocks"]):
+        send(event="start", index=index)
+        try:
+            outcome = execute_block(block_from_dict(data), namespace)
+        except BlockFailure as failure:
+            send(event="failed", index=index, message=str(failure))
+            return 1
+        send(event="done", index=index, outcome=dataclasses.asdict(outcome))
+    send(event="environment", environment=environment())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
