@@ -17,6 +17,7 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.markers import Block
 
@@ -28,6 +29,7 @@ import numpy as np
 from jax import lax
 """
 TRACEBACK_FRAMES = 4
+FENCE_FILENAME = "<example>"
 
 
 class BlockFailure(Exception):
@@ -111,8 +113,11 @@ def _run_code(block: Block, namespace: dict) -> None:
     if block.is_doctest:
         _run_doctest(block, namespace)
         return
-    padded = "\n" * (block.first_line - 1) + block.source  # tracebacks show the real line
-    exec(compile(padded, block.filename, "exec"), namespace)
+    # Fenced code runs as "<example>" with lines counted from the block's first line, so outputs
+    # (JAX's "error occurred while tracing ... at <example>:3") don't change when prose above the
+    # block moves it; failure messages translate those lines back to the page (see _frames).
+    filename = block.filename if block.snippet else FENCE_FILENAME
+    exec(compile(block.source, filename, "exec"), namespace)
 
 
 def _run_doctest(block: Block, namespace: dict) -> None:
@@ -177,18 +182,17 @@ def _check_contract(
     if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
         raise BlockFailure(
             f"{block.where}: the ❌ block should raise {expect.name}, but it raised "
-            f"{type(error).__name__}: {_first_line(error)}\n{_frames(error)}"
+            f"{type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
         )
     outcome.error = f"{type(error).__name__}: {str(error).strip()}"
 
 
 def _unexpected(block: Block, error: BaseException) -> str:
-    what = "its assertions no longer hold" if isinstance(error, AssertionError) else "it raised"
-    if block.bad and block.bad.mode == "asserts":
-        lead = f"{block.where}: the ❌ block's {what}"
+    if block.bad and block.bad.mode == "asserts" and isinstance(error, AssertionError):
+        lead = f"{block.where}: the ❌ block's assertions no longer hold (if JAX changed, update the page)"
     else:
         lead = f"{block.where}: unexpected exception in {block.filename}"
-    return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(error)}"
+    return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
 
 
 def _first_line(error: BaseException) -> str:
@@ -196,11 +200,24 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def _frames(error: BaseException) -> str:
-    """The last few traceback frames, which point into the page or snippet."""
-    lines = traceback.format_exception(type(error), error, error.__traceback__)
-    head, frames = lines[:1], lines[1:-1]
-    return "".join(head + frames[-TRACEBACK_FRAMES:] + lines[-1:]).rstrip()
+def _frames(block: Block, error: BaseException) -> str:
+    """The traceback's last few frames, without the engine's own, with page line numbers."""
+    frames = []
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename.startswith(_ENGINE_DIR):
+            continue
+        if frame.filename == FENCE_FILENAME:
+            line = block.first_line + frame.lineno - 1
+            source = block.source.splitlines()[frame.lineno - 1]
+            frame = traceback.FrameSummary(block.filename, line, frame.name, line=source)
+        frames.append(frame)
+    lines = ["Traceback (most recent call last):\n"]
+    lines += traceback.format_list(frames[-TRACEBACK_FRAMES:])
+    lines += traceback.format_exception_only(type(error), error)
+    return "".join(lines).rstrip()
+
+
+_ENGINE_DIR = str(Path(__file__).resolve().parent)
 
 
 # ---------------------------------------------------------------- figures
@@ -281,3 +298,43 @@ def _recolor(fig, ink: str) -> None:
         legend = ax.get_legend()
         if legend is not None:
             legend.get_frame().set_alpha(0)
+
+
+# ---------------------------------------------------------------- isolation between pages
+
+
+def snapshot_state() -> dict:
+    """Global settings a page may change: JAX's config, matplotlib's rcParams, the jax logger.
+
+    The build gets isolation for free (one process per page); the tests run every page in one
+    process, so they snapshot before a page and ``restore_state`` after it.
+    """
+    import logging
+
+    import jax
+    import matplotlib
+
+    jax_logger = logging.getLogger("jax")
+    return {
+        "jax": dict(jax.config.values),
+        "rc": dict(matplotlib.rcParams),
+        "logger": (jax_logger.level, jax_logger.propagate, list(jax_logger.handlers)),
+    }
+
+
+def restore_state(state: dict) -> None:
+    import logging
+
+    import jax
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    for name, value in state["jax"].items():
+        if jax.config.values.get(name) != value:
+            jax.config.update(name, value)
+    plt.close("all")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rcParams includes deprecated keys
+        matplotlib.rcParams.update(state["rc"])
+    jax_logger = logging.getLogger("jax")
+    jax_logger.level, jax_logger.propagate, jax_logger.handlers[:] = state["logger"]

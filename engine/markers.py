@@ -82,11 +82,11 @@ class Block:
         return self.source.lstrip().startswith(">>> ")
 
     def key_material(self) -> dict:
-        """Everything about the block that can change its output (not its place on the page)."""
+        """Everything about the block that can change its output; not its line on the page,
+        which fenced code never sees (it runs as ``<example>``), so prose edits run nothing."""
         return {
             "source": self.source,
-            "filename": self.filename,
-            "first_line": self.first_line,
+            "snippet": self.filename if self.snippet else None,
             "bad": self.bad.describe() if self.bad else None,
             "skip": self.skip,
             "timeout": self.timeout,

@@ -1,0 +1,83 @@
+"""Sessions for building, previewing, testing and measuring the site. `nox -l` lists them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv"
+nox.options.error_on_missing_interpreters = True  # a missing Python 3.12 fails, never skips
+nox.options.sessions = ["lint", "tests", "docs"]
+
+# Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # we pin mkdocs<2 on purpose
+
+ROOT = Path(__file__).parent
+
+
+def find_python() -> str:
+    """Python 3.12: from PATH if it runs, else from pyenv's versions folder.
+
+    pyenv's `python3.12` shim refuses to run unless .python-version selects 3.12, so a bare
+    version string is not enough on a machine where the global Python is 3.11.
+    """
+    on_path = shutil.which("python3.12")
+    if on_path and subprocess.run([on_path, "-V"], capture_output=True).returncode == 0:
+        return on_path
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    found = sorted(pyenv_root.glob("versions/3.12.*/bin/python3.12"))
+    return str(found[-1]) if found else "3.12"
+
+
+PYTHON = find_python()
+
+
+def install(session: nox.Session, *groups: str) -> None:
+    """Install the locked dependency groups (uv.lock) into the session's venv."""
+    args = ["uv", "sync", "--frozen", "--no-default-groups"]
+    for group in groups:
+        args += ["--group", group]
+    session.run_install(*args, env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location})
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the site into site/ (runs every page's code; `-- --fresh` ignores the cache)."""
+    install(session, "docs")
+    args = [arg for arg in session.posargs if arg != "--fresh"]
+    env = {"JITDOCS_FRESH": "1"} if "--fresh" in session.posargs else {}
+    session.run("mkdocs", "build", "--strict", *args, env=env)
+
+
+@nox.session(python=PYTHON)
+def serve(session: nox.Session) -> None:
+    """Preview the site with live reload at http://127.0.0.1:8000."""
+    install(session, "docs")
+    session.run("mkdocs", "serve", "--dev-addr", "127.0.0.1:8000", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Run the test suite: engine tests plus every example on every page (Sybil)."""
+    install(session, "test")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """Lint and check formatting with ruff."""
+    install(session, "lint")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", "engine", "noxfile.py", "conftest.py", "tests")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Measure cold build, warm rebuild and one-page-edit rebuild against running the code once."""
+    install(session, "docs")
+    session.run("python", "tests/bench_build.py", *session.posargs)

@@ -1,0 +1,225 @@
+"""The engine's error paths and its cache: each test builds a tiny page and checks the outcome."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from engine import build
+from engine.build import PageFailure, execute_pages, run_page
+from engine.execute import execute_block, new_namespace, restore_state, snapshot_state
+from engine.markers import MarkupError, parse_page
+
+
+def page(text: str, path: str = "docs/demo/test-page.md", root=None):
+    kwargs = {"root": root} if root else {}
+    return parse_page(path, textwrap.dedent(text), **kwargs)
+
+
+def fence(code: str, *markers: str) -> str:
+    lines = [f"<!-- {m} -->" for m in markers]
+    return "\n".join([*lines, "```python", textwrap.dedent(code).strip(), "```", ""])
+
+
+PAIR_GOOD = fence("print('fixed')", "good")
+
+
+# ---------------------------------------------------------------- contracts
+
+
+def test_unexpected_exception_names_page_line_and_frames():
+    demo = page("# Demo\n\n" + fence("x = 1\nraise KeyError('missing')"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:3: unexpected exception")
+    assert "KeyError: 'missing'" in message
+    assert 'File "docs/demo/test-page.md", line 5' in message  # the traceback's last frame
+
+
+def test_bad_block_that_runs_clean_fails():
+    demo = page(fence("x = 1", "bad: raises ValueError") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r":2: the ❌ block should raise ValueError, but it ran"):
+        run_page(demo)
+
+
+def test_bad_block_with_the_wrong_error_fails():
+    demo = page(fence("int('x')", "bad: raises TypeError") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"should raise TypeError, but it raised ValueError"):
+        run_page(demo)
+
+
+def test_bad_block_with_the_declared_error_renders_it():
+    demo = page(fence("int('x')", "bad: raises ValueError") + PAIR_GOOD)
+    result = run_page(demo)
+    assert result.outcomes[0]["error"].startswith("ValueError: invalid literal for int()")
+    assert result.outcomes[1]["output"] == "fixed\n"
+
+
+def test_bad_asserts_block_whose_assertions_stop_holding_fails():
+    demo = page(fence("assert 1 + 1 == 3, 'wrong on purpose'", "bad: asserts") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"the ❌ block's assertions no longer hold"):
+        run_page(demo)
+
+
+def test_bad_warns_block_must_warn():
+    demo = page(fence("x = 1", "bad: warns UserWarning") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"should warn UserWarning, but it emitted no warning"):
+        run_page(demo)
+
+
+def test_good_block_that_raises_fails():
+    demo = page(fence("1 / 0", "bad: raises ZeroDivisionError") + fence("1 / 0", "good"))
+    with pytest.raises(PageFailure, match=r":6: unexpected exception .*ZeroDivisionError"):
+        run_page(demo)
+
+
+def test_bad_block_must_be_followed_by_good_block():
+    with pytest.raises(MarkupError, match=r":2: a ❌ 'bad' block must be followed directly"):
+        page(fence("1 / 0", "bad: raises ZeroDivisionError") + "\nSome prose.\n" + PAIR_GOOD)
+
+
+def test_bad_asserts_without_assert_is_rejected():
+    with pytest.raises(MarkupError, match=r":2: a 'bad: asserts' block must contain assert"):
+        page(fence("x = 1", "bad: asserts") + PAIR_GOOD)
+
+
+# ---------------------------------------------------------------- markup errors
+
+
+def test_missing_snippet_names_file_and_line(tmp_path):
+    (tmp_path / "snippets").mkdir()
+    with pytest.raises(MarkupError, match=r"test-page.md:3: snippet file snippets/test_page/nope"):
+        page("# T\n\n<!-- snippet: nope -->\n", root=tmp_path)
+
+
+def test_unknown_marker_names_file_and_line():
+    with pytest.raises(MarkupError, match=r"test-page.md:2: unknown marker 'expect-fail'"):
+        page("# T\n" + fence("x = 1", "expect-fail"))
+
+
+def test_fence_with_attributes_is_rejected():
+    with pytest.raises(MarkupError, match=r":1: fence info 'python title=\"x\"' is not allowed"):
+        page('```python title="x"\nprint(1)\n```\n')
+
+
+def test_marker_leading_nowhere_is_rejected():
+    with pytest.raises(MarkupError, match=r":1: marker 'good' is not followed by a code block"):
+        page("<!-- good -->\nJust prose.\n")
+
+
+# ---------------------------------------------------------------- hangs
+
+
+def test_hanging_block_is_stopped_by_its_own_time_limit():
+    demo = page(fence("import time\ntime.sleep(60)", "timeout: 1"))
+    with pytest.raises(PageFailure, match=r":2: block did not finish within 1 s"):
+        run_page(demo)
+
+
+def test_block_deaf_to_signals_is_killed_by_the_parent(monkeypatch):
+    monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
+    code = "import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)"
+    demo = page(fence(code, "timeout: 1"))
+    with pytest.raises(PageFailure, match=r":2: block did not finish within 2 s and was stopped"):
+        run_page(demo)
+
+
+# ---------------------------------------------------------------- isolation
+
+
+X64_PAGE = fence("jax.config.update('jax_enable_x64', True)\nassert jnp.zeros(1).dtype == jnp.float64")
+DEFAULTS_PAGE = fence("assert jnp.zeros(1).dtype == jnp.float32, jnp.zeros(1).dtype")
+
+
+def test_build_isolates_jax_config_between_pages(tmp_path):
+    first, second = page(X64_PAGE, "docs/a/first.md"), page(DEFAULTS_PAGE, "docs/a/second.md")
+    results = execute_pages([first, second], cache_dir=tmp_path, report=lambda line: None)
+    assert len(results["docs/a/second.md"].outcomes) == 1
+
+
+def test_test_suite_isolates_jax_config_between_pages():
+    first, second = page(X64_PAGE, "docs/a/first.md"), page(DEFAULTS_PAGE, "docs/a/second.md")
+    state = snapshot_state()
+    try:
+        execute_block(first.blocks[0], new_namespace())
+    finally:
+        restore_state(state)
+    execute_block(second.blocks[0], new_namespace())  # raises if x64 leaked
+
+
+def test_without_restore_the_config_would_leak():
+    """The control for the test above: the leak it prevents is real."""
+    import jax
+
+    state = snapshot_state()
+    try:
+        execute_block(page(X64_PAGE).blocks[0], new_namespace())
+        assert jax.config.values["jax_enable_x64"] is True
+    finally:
+        restore_state(state)
+    assert jax.config.values["jax_enable_x64"] is False
+
+
+# ---------------------------------------------------------------- output
+
+
+def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
+    """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
+    from engine.hook import fence as render_fence
+
+    rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
+    assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
+    demo = page(fence("jax.config.update('jax_log_compiles', True)\njax.jit(lambda v: v + 1)(1.0)"))
+    output = run_page(demo).outcomes[0]["output"]
+    assert "Compiling jit(<lambda>)" in output
+
+
+# ---------------------------------------------------------------- cache
+
+
+def test_corrupt_cache_entry_is_detected_and_recomputed(tmp_path):
+    demo = page(fence("print('hello')"))
+    lines: list[str] = []
+    execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    entry = next(tmp_path.glob("*.json"))
+    data = json.loads(entry.read_text())
+    data["result"]["outcomes"][0]["output"] = "tampered\n"
+    entry.write_text(json.dumps(data))
+    results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    assert results[demo.path].outcomes[0]["output"] == "hello\n"
+    entry.write_text(entry.read_text()[:40])  # truncated
+    results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    assert [("executed" in line) for line in lines] == [True, True, True]
+
+
+def test_warm_run_executes_nothing(tmp_path):
+    demo = page(fence("print('hello')"))
+    lines: list[str] = []
+    execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    result = execute_pages([demo], cache_dir=tmp_path, report=lines.append)[demo.path]
+    assert result.cached and "cached" in lines[1]
+
+
+def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
+    demo = page(fence("print('hello')"))
+    before = build.cache_key(demo, build.environment_fingerprint())
+    real_version = build._version
+    monkeypatch.setattr(build, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name))
+    after = build.cache_key(demo, build.environment_fingerprint())
+    assert before != after
+
+
+def test_prose_edits_keep_the_key_and_code_edits_change_it():
+    fingerprint = build.environment_fingerprint()
+    original = build.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
+    reworded = build.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
+    recoded = build.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
+    assert original == reworded != recoded
+
+
+def test_imported_local_module_is_part_of_the_key():
+    modules = build.local_modules(["from jitkit import time_it"])
+    assert "jitkit" in modules and "def time_it" in modules["jitkit"]
