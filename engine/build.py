@@ -135,7 +135,9 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
             raise ValueError("checksum mismatch")
         result = PageResult(**entry["result"])
     except (ValueError, KeyError, TypeError) as error:
-        log.warning("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
+        log.warning(
+            "jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path
+        )
         return None
     result.cached = True
     return result
@@ -169,8 +171,13 @@ def run_page(page: Page) -> PageResult:
     request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
     child = subprocess.Popen(
         [sys.executable, "-m", "engine.runner"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, env=child_environment(), text=True, encoding="utf-8",
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=child_environment(),
+        text=True,
+        encoding="utf-8",
     )
     lines: queue.Queue = queue.Queue()
     stderr: list[str] = []
@@ -210,8 +217,10 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
         if line is None:
             child.wait()
             tail = "".join(stderr[-20:]).rstrip()
-            raise PageFailure(f"{page.path}: the page's process exited ({child.returncode}) "
-                              f"before finishing:\n{tail}")
+            raise PageFailure(
+                f"{page.path}: the page's process exited ({child.returncode}) "
+                f"before finishing:\n{tail}"
+            )
         message = json.loads(line)
         event = message["event"]
         if event == "start":
@@ -226,8 +235,9 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
             return outcomes, message["environment"]
 
 
-def execute_pages(pages: list[Page], fresh: bool = False, cache_dir: Path = CACHE_DIR,
-                  report=log.info) -> dict[str, PageResult]:
+def execute_pages(
+    pages: list[Page], fresh: bool = False, cache_dir: Path = CACHE_DIR, report=log.info
+) -> dict[str, PageResult]:
     """Run (or load from the cache) every page, printing one progress line per page."""
     fingerprint = environment_fingerprint()
     results = {}
@@ -242,7 +252,9 @@ def execute_pages(pages: list[Page], fresh: bool = False, cache_dir: Path = CACH
             store(page, key, result, cache_dir)
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
-        report(f"jitdocs: {page.path:<{width}} {len(page.blocks):3d} blocks  {status:<8} "
-               f"{seconds:6.1f} s")
+        report(
+            f"jitdocs: {page.path:<{width}} {len(page.blocks):3d} blocks  {status:<8} "
+            f"{seconds:6.1f} s"
+        )
         results[page.path] = result
     return results

@@ -37,7 +37,7 @@ class BlockFailure(Exception):
 
 
 class BlockTimeout(BaseException):
-    """Raised inside a block that ran past its time limit (BaseException: user code can't eat it)."""
+    """Raised in a block that ran past its time limit; a BaseException so user code can't eat it."""
 
 
 @dataclass
@@ -104,7 +104,7 @@ def _run_captured(
                 f"{block.where}: block did not finish within {block.timeout:g} s "
                 "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
             ) from error
-        except Exception as error:  # noqa: BLE001 - judged against the block's contract below
+        except Exception as error:
             return error, seen_warnings
     return None, seen_warnings
 
@@ -122,8 +122,9 @@ def _run_code(block: Block, namespace: dict) -> None:
 
 def _run_doctest(block: Block, namespace: dict) -> None:
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(block.source, namespace, block.where, block.filename,
-                              block.first_line - 1)
+    test = parser.get_doctest(
+        block.source, namespace, block.where, block.filename, block.first_line - 1
+    )
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     report = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=flags)
@@ -189,7 +190,7 @@ def _check_contract(
 
 def _unexpected(block: Block, error: BaseException) -> str:
     if block.bad and block.bad.mode == "asserts" and isinstance(error, AssertionError):
-        lead = f"{block.where}: the ❌ block's assertions no longer hold (if JAX changed, update the page)"
+        lead = f"{block.where}: the ❌ block's assertions no longer hold (did JAX change?)"
     else:
         lead = f"{block.where}: unexpected exception in {block.filename}"
     return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
@@ -252,8 +253,9 @@ def _svg(fig, ink: str) -> str:
     _recolor(fig, ink)
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "jitdocs"}):
-        fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None},
-                    bbox_inches="tight")
+        fig.savefig(
+            buffer, format="svg", transparent=True, metadata={"Date": None}, bbox_inches="tight"
+        )
     svg = buffer.getvalue()
     # Text falls back to the page's font stack instead of a font the reader may not have.
     return re.sub(r"font-family:[^;\"']*", "font-family:system-ui, sans-serif", svg)
@@ -267,7 +269,9 @@ def _is_ink(color) -> bool:
         r, g, b, a = to_rgba(color)
     except (ValueError, TypeError):
         return False
-    return a > 0 and max(r, g, b) - min(r, g, b) < 0.05 and (max(r, g, b) < 0.35 or min(r, g, b) > 0.8)
+    return (
+        a > 0 and max(r, g, b) - min(r, g, b) < 0.05 and (max(r, g, b) < 0.35 or min(r, g, b) > 0.8)
+    )
 
 
 def _recolor(fig, ink: str) -> None:
@@ -289,7 +293,11 @@ def _recolor(fig, ink: str) -> None:
             colors = artist.get_edgecolor()
             if len(colors) and all(_is_ink(c) for c in colors):
                 artist.set_edgecolor(ink)
-        elif isinstance(artist, Patch) and artist.get_fill() is False and _is_ink(artist.get_edgecolor()):
+        elif (
+            isinstance(artist, Patch)
+            and artist.get_fill() is False
+            and _is_ink(artist.get_edgecolor())
+        ):
             artist.set_edgecolor(ink)
     for ax in fig.axes:
         for spine in ax.spines.values():

@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
 
-from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
 
-from engine.build import PageFailure, PageResult, execute_pages  # noqa: E402
-from engine.markers import Badge, Block, MarkupError, Page, page_slug, parse_page, read_page  # noqa: E402
+from engine.build import PageFailure, PageResult, execute_pages
+from engine.markers import Badge, Block, MarkupError, Page, page_slug, parse_page, read_page
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
@@ -55,7 +55,11 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    path = Path(page.file.abs_src_path).resolve().relative_to(Path(config["docs_dir"]).resolve().parent)
+    path = (
+        Path(page.file.abs_src_path)
+        .resolve()
+        .relative_to(Path(config["docs_dir"]).resolve().parent)
+    )
     path = path.as_posix()
     offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
     try:
@@ -121,8 +125,10 @@ def render_figure(alt: str, uris: tuple[str, str], page) -> str:
     here = posixpath.dirname(page.file.src_uri)
     alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
-    return (f"![{alt_text}]({light}#only-light){{ .jd-figure }}\n"
-            f"![{alt_text}]({dark}#only-dark){{ .jd-figure }}")
+    return (
+        f"![{alt_text}]({light}#only-light){{ .jd-figure }}\n"
+        f"![{alt_text}]({dark}#only-dark){{ .jd-figure }}"
+    )
 
 
 def render_badge(badge: Badge) -> str:
@@ -131,7 +137,9 @@ def render_badge(badge: Badge) -> str:
 
 
 def render_provenance(result: PageResult) -> str:
-    env = result.environment or next((r.environment for r in _results.values() if r.environment), {})
+    env = result.environment or next(
+        (r.environment for r in _results.values() if r.environment), {}
+    )
     if not env:
         return ""
     what = "Outputs on this page were produced" if result.outcomes else "This site was built"

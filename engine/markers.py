@@ -170,7 +170,9 @@ class _PageParser:
                 raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
             indent = re.match(r"[ \t]*", self.lines[i]).group(0)
             self.result.badges.append(
-                Badge(self.page, i + 1 + self.offset, args, self.starts[i], self.starts[i + 1], indent)
+                Badge(
+                    self.page, i + 1 + self.offset, args, self.starts[i], self.starts[i + 1], indent
+                )
             )
         elif name == "snippet":
             self.snippet(i, args)
@@ -184,12 +186,18 @@ class _PageParser:
         language = words[0].lower() if words else ""
         if language not in PYTHON_WORDS:
             if self.pending:
-                raise self.error(self.pending[0][0], f"marker '{self.pending[0][1]}' is before a "
-                                 f"'{language or 'plain'}' fence; markers apply to python blocks only")
+                raise self.error(
+                    self.pending[0][0],
+                    f"marker '{self.pending[0][1]}' is before a "
+                    f"'{language or 'plain'}' fence; markers apply to python blocks only",
+                )
             return close + 1
         if info != "python":
-            raise self.error(i, f"fence info '{info}' is not allowed: write a bare ```python fence "
-                             "(Sybil skips fences with attributes; use markers instead)")
+            raise self.error(
+                i,
+                f"fence info '{info}' is not allowed: write a bare ```python fence "
+                "(Sybil skips fences with attributes; use markers instead)",
+            )
         body = [self.strip_indent(line, indent) for line in self.lines[i + 1 : close]]
         source = "".join(body)
         self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
@@ -218,9 +226,15 @@ class _PageParser:
     def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
         first = self.pending[0][0] if self.pending else i
         block = Block(
-            page=self.page, line=i + 1 + self.offset, source=source, filename=filename,
-            first_line=first_line, start=self.starts[first], end=self.starts[last + 1],
-            indent=indent, snippet=snippet,
+            page=self.page,
+            line=i + 1 + self.offset,
+            source=source,
+            filename=filename,
+            first_line=first_line,
+            start=self.starts[first],
+            end=self.starts[last + 1],
+            indent=indent,
+            snippet=snippet,
         )
         for index, name, args in self.pending:
             self.apply(block, index, name, args)
@@ -255,8 +269,11 @@ class _PageParser:
     def expectation(self, i: int, args: str) -> Expectation:
         match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
         if not match:
-            raise self.error(i, f"bad marker needs 'raises ErrorName', 'warns WarningName' or "
-                             f"'asserts', got '{args}'")
+            raise self.error(
+                i,
+                f"bad marker needs 'raises ErrorName', 'warns WarningName' or "
+                f"'asserts', got '{args}'",
+            )
         if match[3]:
             return Expectation("asserts")
         return Expectation(match[1], match[2])
@@ -267,8 +284,11 @@ class _PageParser:
         except SyntaxError:
             return  # reported when the block runs, with the real traceback
         if not any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
-            raise self.error(i, "a 'bad: asserts' block must contain assert statements that "
-                             "show the wrong behaviour")
+            raise self.error(
+                i,
+                "a 'bad: asserts' block must contain assert statements that "
+                "show the wrong behaviour",
+            )
 
     def check_pairs(self) -> None:
         blocks = self.result.blocks
@@ -278,8 +298,10 @@ class _PageParser:
             following = blocks[index + 1] if index + 1 < len(blocks) else None
             between = self.text[block.end : following.start] if following else "x"
             if not following or not following.good or between.strip():
-                raise MarkupError(f"{block.where}: a ❌ 'bad' block must be followed directly by "
-                                  "a ✅ block marked <!-- good -->")
+                raise MarkupError(
+                    f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                    "a ✅ block marked <!-- good -->"
+                )
 
 
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)

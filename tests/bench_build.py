@@ -32,7 +32,9 @@ WARM_OVER_COLD = 0.15
 
 
 def pages() -> list:
-    found = [read_page(p.relative_to(ROOT).as_posix()) for p in sorted((ROOT / "docs").rglob("*.md"))]
+    found = [
+        read_page(p.relative_to(ROOT).as_posix()) for p in sorted((ROOT / "docs").rglob("*.md"))
+    ]
     return [page for page in found if page.blocks]
 
 
@@ -57,8 +59,9 @@ def baseline_seconds() -> float:
             script = Path(tmp) / "page.py"
             script.write_text(plain_script(page), encoding="utf-8")
             started = time.perf_counter()
-            subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [sys.executable, str(script)], cwd=ROOT, env=env, check=True, capture_output=True
+            )
             total += time.perf_counter() - started
     return total
 
@@ -68,9 +71,13 @@ def build(fresh: bool = False) -> tuple[float, int]:
     env = dict(os.environ, JITDOCS_FRESH="1" if fresh else "0", NO_MKDOCS_2_WARNING="1")
     with tempfile.TemporaryDirectory() as site:
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                               "--site-dir", site], cwd=ROOT, env=env, capture_output=True,
-                              text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", site],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.perf_counter() - started
     if done.returncode:
         sys.exit(f"build failed:\n{done.stderr[-3000:]}")
@@ -103,7 +110,9 @@ def main() -> int:
     baseline = baseline_seconds()
     cold, cold_runs = build(fresh=True)
     warm, warm_runs = build()
-    with edited(prose_page, lambda text: re.sub(r"\n\n", "\n\nAn edited sentence.\n\n", text, count=1)):
+    with edited(
+        prose_page, lambda text: re.sub(r"\n\n", "\n\nAn edited sentence.\n\n", text, count=1)
+    ):
         prose, prose_runs = build()
     with edited(snippet_path, lambda text: text + "\n# an edit\n"):
         one, one_runs = build()
@@ -120,9 +129,14 @@ def main() -> int:
         executed = "" if runs is None else f"  pages executed: {runs}"
         print(f"{label:<60} {seconds:7.1f} s{executed}")
     checks = [
-        (f"cold / baseline = {cold / baseline:.2f} (goal <= {COLD_OVER_BASELINE})",
-         cold / baseline <= COLD_OVER_BASELINE),
-        (f"warm / cold = {warm / cold:.3f} (goal <= {WARM_OVER_COLD})", warm / cold <= WARM_OVER_COLD),
+        (
+            f"cold / baseline = {cold / baseline:.2f} (goal <= {COLD_OVER_BASELINE})",
+            cold / baseline <= COLD_OVER_BASELINE,
+        ),
+        (
+            f"warm / cold = {warm / cold:.3f} (goal <= {WARM_OVER_COLD})",
+            warm / cold <= WARM_OVER_COLD,
+        ),
         (f"one-page edit / cold = {one / cold:.3f}", True),
         (f"warm rebuild executed {warm_runs} pages (goal 0)", warm_runs == 0),
         (f"prose edit executed {prose_runs} pages (goal 0)", prose_runs == 0),

@@ -39,7 +39,9 @@ def naive_count(text: str) -> int:
 
 
 def test_naive_count_sees_what_sybil_would_skip():
-    text = "````markdown\n```python\nx\n```\n````\n\n=== \"Tab\"\n\n    ```python\n    x = 1\n    ```\n"
+    text = (
+        '````markdown\n```python\nx\n```\n````\n\n=== "Tab"\n\n    ```python\n    x = 1\n    ```\n'
+    )
     text += '```python title="t"\nx\n```\n<!-- snippet: a -->\n'
     assert naive_count(text) == 3
 

@@ -121,7 +121,11 @@ def test_hanging_block_is_stopped_by_its_own_time_limit():
 
 def test_block_deaf_to_signals_is_killed_by_the_parent(monkeypatch):
     monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
-    code = "import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\ntime.sleep(60)"
+    code = (
+        "import signal, time\n"
+        "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
+        "time.sleep(60)"
+    )
     demo = page(fence(code, "timeout: 1"))
     with pytest.raises(PageFailure, match=r":2: block did not finish within 2 s and was stopped"):
         run_page(demo)
@@ -130,7 +134,9 @@ def test_block_deaf_to_signals_is_killed_by_the_parent(monkeypatch):
 # ---------------------------------------------------------------- isolation
 
 
-X64_PAGE = fence("jax.config.update('jax_enable_x64', True)\nassert jnp.zeros(1).dtype == jnp.float64")
+X64_PAGE = fence(
+    "jax.config.update('jax_enable_x64', True)\nassert jnp.zeros(1).dtype == jnp.float64"
+)
 DEFAULTS_PAGE = fence("assert jnp.zeros(1).dtype == jnp.float32, jnp.zeros(1).dtype")
 
 
@@ -207,7 +213,9 @@ def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     demo = page(fence("print('hello')"))
     before = build.cache_key(demo, build.environment_fingerprint())
     real_version = build._version
-    monkeypatch.setattr(build, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name))
+    monkeypatch.setattr(
+        build, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
+    )
     after = build.cache_key(demo, build.environment_fingerprint())
     assert before != after
 
