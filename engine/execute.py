@@ -191,6 +191,8 @@ def _check_contract(
 def _unexpected(block: Block, error: BaseException) -> str:
     if block.bad and block.bad.mode == "asserts" and isinstance(error, AssertionError):
         lead = f"{block.where}: the ❌ block's assertions no longer hold (did JAX change?)"
+    elif block.fact and isinstance(error, AssertionError):
+        lead = f"{block.where}: the fact '{block.fact}' no longer holds (did JAX change?)"
     else:
         lead = f"{block.where}: unexpected exception in {block.filename}"
     return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"

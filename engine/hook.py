@@ -20,7 +20,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from engine.build import PageFailure, PageResult, execute_pages
-from engine.markers import Badge, Block, MarkupError, Page, page_slug, parse_page, read_page
+from engine.markers import (
+    Block,
+    Directive,
+    MarkupError,
+    Page,
+    page_slug,
+    parse_page,
+    read_page,
+)
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
@@ -67,9 +75,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     except MarkupError as error:
         raise PluginError(str(error)) from None
     result = _results[path]
-    edits = [(b.start, b.end, render_badge(b)) for b in parsed.badges]
+    edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
+    ids = anchors(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
-        edits.append((block.start, block.end, render_block(block, outcome, index, page)))
+        edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     for start, end, text in sorted(edits, reverse=True):
         markdown = markdown[:start] + text + markdown[end:]
     return markdown + render_provenance(result)
@@ -93,7 +102,20 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
             _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
 
 
-def render_block(block: Block, outcome: dict, index: int, page) -> str:
+def anchors(page: Page) -> dict[tuple[int, str], str]:
+    """Stable ids for each ❌ block (contract-N) and fact (fact-N), for links to their proof."""
+    ids, contracts, facts = {}, 0, 0
+    for index, block in enumerate(page.blocks):
+        if block.bad:
+            contracts += 1
+            ids[(index, "contract")] = f"contract-{contracts}"
+        if block.fact:
+            facts += 1
+            ids[(index, "fact")] = f"fact-{facts}"
+    return ids
+
+
+def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> str:
     parts = [render_code(block)]
     if outcome["skipped"]:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
@@ -104,10 +126,17 @@ def render_block(block: Block, outcome: dict, index: int, page) -> str:
         parts.append(fence("text", outcome["error"], f'title="Raises {name}"'))
     for number, figure in enumerate(outcome["figures"]):
         parts.append(render_figure(figure["alt"], _figure_uris[(block.page, index, number)], page))
+    if block.fact:
+        fact_id = ids[(index, "fact")]
+        parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
     if block.bad:
         title = f"❌ Don't: {_describe(block)}"
-        body = f'<div class="jd-pair" markdown>\n\n!!! failure "{title}"\n\n{_indent(body)}'
+        pair_id = ids[(index, "contract")]
+        body = (
+            f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
+            f'!!! failure "{title}"\n\n{_indent(body)}'
+        )
     elif block.good:
         body = f'!!! success "✅ Do"\n\n{_indent(body)}\n\n</div>'
     return _indent(body + "\n", block.indent) + "\n"
@@ -131,9 +160,40 @@ def render_figure(alt: str, uris: tuple[str, str], page) -> str:
     )
 
 
-def render_badge(badge: Badge) -> str:
-    label = BADGE_TEXT[badge.kind]
-    return f'{badge.indent}<span class="jd-badge jd-badge--{badge.kind}">{label}</span>\n'
+def render_directive(directive: Directive, page_path: str) -> str:
+    if directive.name == "version-notes":
+        return render_version_notes(page_path)
+    label = BADGE_TEXT[directive.value]
+    badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
+    return f"{directive.indent}{badge}\n"
+
+
+def render_version_notes(page_path: str) -> str:
+    """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
+    rows = []
+    here = posixpath.dirname(page_path)
+    for path, parsed in sorted(_pages.items()):
+        env = _results[path].environment
+        verified = f"JAX {env['jax']}" if env else "not run"
+        ids = anchors(parsed)
+        for index, block in enumerate(parsed.blocks):
+            target = posixpath.relpath(path, here)
+            title = _cell(parsed.title or path)
+            if block.bad:
+                link = f"[{title}]({target}#{ids[(index, 'contract')]})"
+                claim = f"❌ {_describe(block)} ({_cell(block.section)})"
+                rows.append(f"| {link} | {claim} | {verified} |")
+            if block.fact:
+                link = f"[{title}]({target}#{ids[(index, 'fact')]})"
+                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |")
+    if not rows:
+        return "No contracts or facts on the site yet.\n"
+    header = "| Proof | What the build checks | Verified with |\n| --- | --- | --- |\n"
+    return header + "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def render_provenance(result: PageResult) -> str:

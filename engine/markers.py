@@ -14,8 +14,10 @@ placed before the block it applies to (blank lines allowed in between):
     <!-- skip: reason -->              shown, never run
     <!-- timeout: SECONDS -->          this block may run longer than the default
     <!-- collapse-code -->             fold the code, keep the output visible
+    <!-- fact: statement -->           the block's asserts prove this statement (version notes)
 
-and one standalone marker: ``<!-- badge: must-read -->`` or ``<!-- badge: extra -->``.
+and standalone ones: ``<!-- badge: must-read -->`` / ``<!-- badge: extra -->`` after a heading,
+and ``<!-- version-notes -->``, replaced by the table of every contract and fact on the site.
 Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
 and missing snippet files are errors that name the file and line.
 """
@@ -35,8 +37,9 @@ MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<arg
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 PYTHON_WORDS = {"python", "py", "python3", "pycon"}
 BADGES = {"must-read", "extra"}
-BLOCK_MARKERS = {"bad", "good", "skip", "timeout", "collapse-code"}
-STANDALONE_MARKERS = {"snippet", "badge"}
+BLOCK_MARKERS = {"bad", "good", "skip", "timeout", "collapse-code", "fact"}
+STANDALONE_MARKERS = {"snippet", "badge", "version-notes"}
+HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
 
 
 class MarkupError(ValueError):
@@ -72,6 +75,8 @@ class Block:
     skip: str | None = None
     timeout: float = DEFAULT_TIMEOUT
     collapse_code: bool = False
+    fact: str | None = None
+    section: str = ""  # the heading the block sits under, for the version notes
 
     @property
     def where(self) -> str:
@@ -94,10 +99,12 @@ class Block:
 
 
 @dataclass
-class Badge:
-    page: str
+class Directive:
+    """A standalone marker the hook replaces: ``badge`` (with its kind) or ``version-notes``."""
+
+    name: str
+    value: str
     line: int
-    kind: str
     start: int
     end: int
     indent: str = ""
@@ -106,8 +113,9 @@ class Badge:
 @dataclass
 class Page:
     path: str
+    title: str = ""
     blocks: list[Block] = field(default_factory=list)
-    badges: list[Badge] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
 
 
 def page_slug(page_path: str | Path) -> str:
@@ -133,6 +141,7 @@ class _PageParser:
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
         self.pending: list[tuple[int, str, str]] = []  # (index, name, args) of markers in waiting
+        self.section = ""
         self.result = Page(page)
 
     def error(self, index: int, message: str) -> MarkupError:
@@ -152,6 +161,11 @@ class _PageParser:
         fence = FENCE_OPEN.match(line.rstrip("\n"))
         if fence:
             return self.fence(i, fence)
+        heading = HEADING.match(line)
+        if heading and not self.pending:
+            self.section = heading["text"]
+            if len(heading[1]) == 1 and not self.result.title:
+                self.result.title = heading["text"]
         marker = MARKER_LINE.match(line)
         if marker:
             self.marker(i, marker["name"], (marker["args"] or "").strip())
@@ -165,15 +179,15 @@ class _PageParser:
         if name not in BLOCK_MARKERS | STANDALONE_MARKERS:
             known = ", ".join(sorted(BLOCK_MARKERS | STANDALONE_MARKERS))
             raise self.error(i, f"unknown marker '{name}' (known markers: {known})")
-        if name == "badge":
-            if args not in BADGES:
-                raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
+        if name == "badge" and args not in BADGES:
+            raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
+        if name == "version-notes":
+            self.no_args(i, name, args)
+        if name in ("badge", "version-notes"):
             indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-            self.result.badges.append(
-                Badge(
-                    self.page, i + 1 + self.offset, args, self.starts[i], self.starts[i + 1], indent
-                )
-            )
+            line = i + 1 + self.offset
+            directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
+            self.result.directives.append(directive)
         elif name == "snippet":
             self.snippet(i, args)
         else:
@@ -235,11 +249,12 @@ class _PageParser:
             end=self.starts[last + 1],
             indent=indent,
             snippet=snippet,
+            section=self.section,
         )
         for index, name, args in self.pending:
             self.apply(block, index, name, args)
         self.pending = []
-        if block.bad and block.bad.mode == "asserts":
+        if (block.bad and block.bad.mode == "asserts") or block.fact:
             self.require_assert(block, i)
         self.result.blocks.append(block)
 
@@ -261,6 +276,10 @@ class _PageParser:
         elif name == "collapse-code":
             self.no_args(i, name, args)
             block.collapse_code = True
+        elif name == "fact":
+            if not args:
+                raise self.error(i, "fact needs the statement its asserts prove")
+            block.fact = args
 
     def no_args(self, i: int, name: str, args: str) -> None:
         if args:
@@ -286,8 +305,8 @@ class _PageParser:
         if not any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
             raise self.error(
                 i,
-                "a 'bad: asserts' block must contain assert statements that "
-                "show the wrong behaviour",
+                "a 'bad: asserts' or 'fact' block must contain assert statements that "
+                "prove what it claims",
             )
 
     def check_pairs(self) -> None:

@@ -82,7 +82,7 @@ def test_bad_block_must_be_followed_by_good_block():
 
 
 def test_bad_asserts_without_assert_is_rejected():
-    with pytest.raises(MarkupError, match=r":2: a 'bad: asserts' block must contain assert"):
+    with pytest.raises(MarkupError, match=r":2: a 'bad: asserts' or 'fact' block must contain assert"):
         page(fence("x = 1", "bad: asserts") + PAIR_GOOD)
 
 
@@ -231,3 +231,35 @@ def test_prose_edits_keep_the_key_and_code_edits_change_it():
 def test_imported_local_module_is_part_of_the_key():
     modules = build.local_modules(["from jitkit import time_it"])
     assert "jitkit" in modules and "def time_it" in modules["jitkit"]
+
+
+# ---------------------------------------------------------------- facts and version notes
+
+
+def test_fact_without_assert_is_rejected():
+    with pytest.raises(MarkupError, match=r":2: a 'bad: asserts' or 'fact' block must contain"):
+        page(fence("x = 1", "fact: x is one"))
+
+
+def test_fact_that_stops_holding_names_the_fact():
+    demo = page(fence("assert jnp.zeros(2).dtype == jnp.int8", "fact: zeros are int8"))
+    with pytest.raises(PageFailure, match=r":2: the fact 'zeros are int8' no longer holds"):
+        run_page(demo)
+
+
+def test_version_notes_list_every_contract_and_fact_with_links(monkeypatch):
+    from engine import hook
+
+    text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
+    text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
+    demo = page(text, "docs/course/demo.md")
+    monkeypatch.setattr(hook, "_pages", {demo.path: demo})
+    env = {"jax": "0.12.0.1"}
+    monkeypatch.setattr(hook, "_results", {demo.path: build.PageResult([], env)})
+    table = hook.render_version_notes("docs/reference/version-notes.md")
+    rows = table.strip().splitlines()[2:]
+    assert rows == [
+        "| [Demo page](../course/demo.md#contract-1) | ❌ raises ValueError (Branching) "
+        "| JAX 0.12.0.1 |",
+        "| [Demo page](../course/demo.md#fact-1) | addition works | JAX 0.12.0.1 |",
+    ]
