@@ -260,7 +260,7 @@ def _svg(fig, ink: str) -> str:
         )
     svg = buffer.getvalue()
     # Text falls back to the page's font stack instead of a font the reader may not have.
-    return re.sub(r"font-family:[^;\"']*", "font-family:system-ui, sans-serif", svg)
+    return re.sub(r'font-family:[^;"]*', "font-family:system-ui, sans-serif", svg)
 
 
 def _is_ink(color) -> bool:

@@ -82,7 +82,9 @@ def test_bad_block_must_be_followed_by_good_block():
 
 
 def test_bad_asserts_without_assert_is_rejected():
-    with pytest.raises(MarkupError, match=r":2: a 'bad: asserts' or 'fact' block must contain assert"):
+    with pytest.raises(
+        MarkupError, match=r":2: a 'bad: asserts' or 'fact' block must contain assert"
+    ):
         page(fence("x = 1", "bad: asserts") + PAIR_GOOD)
 
 
@@ -263,3 +265,28 @@ def test_version_notes_list_every_contract_and_fact_with_links(monkeypatch):
         "| JAX 0.12.0.1 |",
         "| [Demo page](../course/demo.md#fact-1) | addition works | JAX 0.12.0.1 |",
     ]
+
+
+# ---------------------------------------------------------------- charts
+
+CHART = """
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.bar(["eager", "jit"], [3.0, 1.0])
+ax.set_ylabel("ms per call")
+"""
+
+
+def test_figure_without_alt_text_fails():
+    demo = page(fence(CHART))
+    with pytest.raises(PageFailure, match=r":1: a figure has no alt text"):
+        run_page(demo)
+
+
+def test_figure_is_rendered_light_and_dark_with_the_page_font():
+    demo = page(fence(CHART + "fig.set_label('Bar chart: eager 3 ms, jit 1 ms')"))
+    (figure,) = run_page(demo).outcomes[0]["figures"]
+    assert figure["alt"] == "Bar chart: eager 3 ms, jit 1 ms"
+    assert "#1f1f1f" in figure["light"] and "#e3e3e3" not in figure["light"]
+    assert "#e3e3e3" in figure["dark"] and "#1f1f1f" not in figure["dark"]
+    assert "DejaVu" not in figure["light"] and "font-family:system-ui" in figure["light"]
