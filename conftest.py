@@ -1,48 +1,5 @@
-"""Sybil set-up: every runnable block of every page under docs/ is a test.
+"""Every runnable block of every page under docs/ is a test (see engine/sybil_setup.py)."""
 
-Blocks are found by ``engine.markers`` and run by ``engine.execute``, exactly as the build does:
-in page order, one namespace per page, with the same marker contracts.
-"""
+from engine.sybil_setup import docs
 
-from __future__ import annotations
-
-from pathlib import Path
-
-import pytest
-from sybil import Document, Region, Sybil
-
-from engine.execute import BlockFailure, execute_block, new_namespace, restore_state, snapshot_state
-from engine.markers import ROOT, parse_page, split_front_matter
-
-STATE_KEY = "__jitdocs_state__"
-
-
-def parse_blocks(document: Document):
-    body, offset = split_front_matter(document.text)
-    shift = len(document.text) - len(body)
-    page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
-    for block in page.blocks:
-        yield Region(block.start + shift, block.end + shift, parsed=block, evaluator=evaluate)
-
-
-def evaluate(example) -> None:
-    block = example.parsed
-    if block.skip:
-        pytest.skip(f"{block.where}: {block.skip}")
-    try:
-        execute_block(block, example.namespace)
-    except BlockFailure as failure:
-        pytest.fail(str(failure), pytrace=False)
-
-
-def setup(namespace: dict) -> None:
-    namespace.update(new_namespace())
-    namespace[STATE_KEY] = snapshot_state()
-
-
-def teardown(namespace: dict) -> None:
-    restore_state(namespace[STATE_KEY])
-
-
-docs = Sybil(parsers=[parse_blocks], patterns=["*.md"], path="docs", setup=setup, teardown=teardown)
 pytest_collect_file = docs.pytest()

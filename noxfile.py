@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -70,10 +71,31 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """Lint and check formatting with ruff."""
+    """pre-commit on every tracked or new file: ruff, codespell, whitespace, validate-pyproject.
+
+    `nox -s lint -- <pre-commit run arguments>` runs something else: `-- codespell --all-files`.
+    """
     install(session, "lint")
-    session.run("ruff", "check", ".")
-    session.run("ruff", "format", "--check", "engine", "noxfile.py", "conftest.py", "tests")
+    if session.posargs:
+        session.run("pre-commit", "run", *session.posargs)
+        return
+    # `pre-commit run --all-files` sees only files git tracks; a new page must be linted too.
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    files = [name for name in listed if name and (ROOT / name).is_file()]
+    session.run("pre-commit", "run", "--show-diff-on-failure", "--files", *files)
+
+
+@nox.session(python=PYTHON)
+def check(session: nox.Session) -> None:
+    """Check your solution to an exercise: `nox -s check -- <exercise-id> <file.py>`."""
+    install(session, "docs")
+    session.run("python", "-m", "engine.checker", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -81,3 +103,43 @@ def bench(session: nox.Session) -> None:
     """Measure cold build, warm rebuild and one-page-edit rebuild against running the code once."""
     install(session, "docs")
     session.run("python", "tests/bench_build.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def new(session: nox.Session) -> None:
+    """Scaffold a page: `nox -s new -- <part>/<page-slug> "Title"` (page, first snippet, nav)."""
+    if len(session.posargs) < 2:
+        session.error('usage: nox -s new -- <part>/<page-slug> "Title"   (e.g. practice/demo-page)')
+    install(session, "docs")
+    session.run("python", "-m", "engine.scaffold", *session.posargs, "--check")
+
+
+def drift_requirements(wanted: list[str]) -> list[str]:
+    """`jax==0.11.*` -> also `jaxlib==0.11.*` (the two are released in lockstep)."""
+    if not wanted:
+        return ["--upgrade", "jax", "jaxlib"]  # the newest the registry offers
+    if not any(req.startswith("jaxlib") for req in wanted):
+        for req in wanted:
+            match = re.fullmatch(r"jax(\[[^\]]*\])?(?P<spec>.*)", req.strip())
+            if match:
+                wanted = [*wanted, "jaxlib" + match["spec"]]
+                break
+    return wanted
+
+
+@nox.session(python=PYTHON)
+def drift(session: nox.Session) -> None:
+    """What another JAX changes on the site: `nox -s drift -- "jax==0.11.*"` (default: newest).
+
+    Runs every page against that JAX in this session's own venv and cache (.cache/drift) and
+    compares with the pinned build; fails when a ❌/✅ contract or an asserted fact broke.
+    Other arguments go to engine.drift, e.g. `-- "jax==0.11.*" --report drift.txt`.
+    """
+    wanted = [arg for arg in session.posargs if re.match(r"jax(lib)?\b", arg)]
+    rest = [arg for arg in session.posargs if arg not in wanted]
+    install(session, "docs")
+    # The pinned outputs to compare with, in the cache `nox -s docs` uses (usually all cached).
+    session.run("python", "-m", "engine.drift", "--baseline")
+    session.install(*drift_requirements(wanted))
+    label = " ".join(wanted) or "newest jax/jaxlib"
+    session.run("python", "-m", "engine.drift", "--requirement", label, *rest)

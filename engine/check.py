@@ -26,7 +26,8 @@ def main(argv: list[str]) -> int:
     for page in pages:
         for block, outcome in zip(page.blocks, results[page.path].outcomes, strict=True):
             print(f"--- {block.where} ({block.filename}) {outcome['seconds']:.2f} s")
-            print(outcome["output"] + (outcome["error"] or ""), end="")
+            text = outcome["output"] + (outcome["error"] or "")
+            print(text, end="" if text.endswith("\n") or not text else "\n")
             for figure in outcome["figures"]:
                 print(f"[figure: {figure['alt']}]")
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import docs as docs_sybil
+from engine.sybil_setup import docs as docs_sybil
 from engine.markers import ROOT, page_slug
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))

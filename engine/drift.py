@@ -1,0 +1,398 @@
+"""What another JAX would change on the site: ``nox -s drift -- "jax==0.11.*"``.
+
+The nox session builds a separate venv with the locked dependencies, refreshes the pinned
+outputs (``--baseline``: the same cache ``nox -s docs`` writes), installs the other jax/jaxlib
+and runs this module again. Each page then runs through the engine with its own cache
+(``.cache/drift``), page by page, and the report lists:
+
+- broken ❌/✅ contracts: a ❌ block that no longer raises (or raises something else), a ✅ or
+  plain block that now raises;
+- broken asserted facts: an ``assert`` (or doctest) that no longer holds;
+- per page, the output blocks whose text changed against the pinned build, with timing-like
+  numbers masked so that only real changes count.
+
+The engine stops a page at its first failing block; to see the rest of the page, the failing
+block is wrapped in ``try``/``except`` and the page runs again (at most ``MAX_RERUNS`` times).
+Failures found after the first one on a page may follow from it.
+
+Exit status: 1 when any contract or fact broke (or a page timed out or crashed), else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import sys
+import textwrap
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.build import (
+    CACHE_DIR,
+    PageFailure,
+    PageResult,
+    _entry_path,
+    cache_key,
+    environment_fingerprint,
+    execute_pages,
+    load_cached,
+    run_page,
+    store,
+)
+from engine.markers import ROOT, Block, MarkupError, Page, read_page
+
+DRIFT_CACHE = ROOT / ".cache" / "drift"
+MAX_RERUNS = 8
+LOCATED = re.compile(r"^(?P<page>[^\s:]+\.md):(?P<line>\d+): (?P<rest>.*)", re.DOTALL)
+
+# ---------------------------------------------------------------- comparing outputs
+
+_UNIT = r"(?:ns|µs|us|ms|s|sec|secs|seconds?)"
+_TIME = re.compile(rf"\b\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?\s*{_UNIT}(?![\w])")
+_UNIT_WORD = re.compile(
+    rf"(?<![\w.'\u2019])(?:{_UNIT}|faster|slower|fastest|slowest|speed-?up)(?![\w])"
+)
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?:e[-+]?\d+)?")
+# the first number of a range that ends in a time: "between 38 and 117 ms"
+_RANGE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?=\s*(?:to|and|-|\u2013)\s*<t>)")
+_RATIO = re.compile(r"\b\d+(?:\.\d+)?\s*[x\u00d7](?![\w])")
+_RATIO_WORD = re.compile(r"\b(ratio|speed-?up)(\W+)\d+(?:\.\d+)?")
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+
+
+def mask(text: str) -> str:
+    """Hide what differs from run to run: timings, speed-up ratios, memory addresses.
+
+    Numbers followed by a time unit become ``<t>``; on a line that mentions a time unit or a
+    speed comparison ("faster", "fastest runs"), every decimal number does.
+    """
+    lines = []
+    for line in text.splitlines():
+        timed = bool(_UNIT_WORD.search(line))
+        line = _TIME.sub("<t>", line)
+        line = _RANGE.sub("<t>", line)
+        if timed:
+            line = _DECIMAL.sub("<t>", line)
+        line = _RATIO.sub("<ratio>", line)
+        line = _RATIO_WORD.sub(r"\1\2<ratio>", line)
+        line = _ADDRESS.sub("0x…", line)
+        lines.append(" ".join(line.split()))  # column alignment moves with the numbers' widths
+    return "\n".join(lines)
+
+
+def block_text(outcome: dict) -> str:
+    """The text a reader sees for a block: output, error, and each figure's alt text."""
+    alts = [f"[figure: {figure['alt']}]" for figure in outcome.get("figures", [])]
+    return "\n".join([outcome.get("output", ""), outcome.get("error") or "", *alts]).strip()
+
+
+def first_difference(old: str, new: str, width: int = 96) -> tuple[str, str]:
+    """The first line that differs, from each side, shortened for the report."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    for n in range(max(len(old_lines), len(new_lines))):
+        a = old_lines[n] if n < len(old_lines) else "(no line)"
+        b = new_lines[n] if n < len(new_lines) else "(no line)"
+        if mask(a) != mask(b):
+            return _shorten(a, width), _shorten(b, width)
+    return "", ""
+
+
+def _shorten(text: str, width: int) -> str:
+    text = text.strip()
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+# ---------------------------------------------------------------- classifying failures
+
+
+@dataclass
+class Failure:
+    kind: str  # "contract", "fact" or "other"
+    where: str
+    summary: str
+    index: int | None  # the block that failed, when the message names its line
+    follows: bool = False  # an earlier block on the page failed first
+
+
+@dataclass
+class PageReport:
+    path: str
+    blocks: int
+    outcomes: list[dict | None] = field(default_factory=list)  # None: failed or never ran
+    failures: list[Failure] = field(default_factory=list)
+    not_run: int = 0  # blocks after a failure that could not be reached
+    compared: int = 0
+    changed: list[tuple[str, str, str]] = field(default_factory=list)  # (where, pinned, now)
+    note: str = ""
+
+
+_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b.*")
+
+
+def _failing_line(message: str) -> str:
+    """The source line of the traceback's last frame (the engine puts page lines there)."""
+    lines = message.splitlines()
+    found = ""
+    for n, line in enumerate(lines[:-1]):
+        if line.lstrip().startswith("File ") and lines[n + 1].startswith("    "):
+            found = lines[n + 1].strip()
+    return found
+
+
+def classify(message: str, page: Page) -> Failure:
+    """Turn a PageFailure message into a Failure: which contract broke, at which block."""
+    head = message.strip().splitlines()[0] if message.strip() else message
+    located = LOCATED.match(head)
+    if not located:
+        return Failure("other", page.path, head, None)
+    where = f"{located['page']}:{located['line']}"
+    rest = located["rest"]
+    index = next((i for i, b in enumerate(page.blocks) if b.line == int(located["line"])), None)
+    block = page.blocks[index] if index is not None else None
+    fact = getattr(block, "fact", None)
+    # the exception follows the lead; hide the fact's own words, which may name an error too
+    tail = rest.replace(f"'{fact}'", "'…'") if fact else rest
+    error = _ERROR.search(tail.split(": ", 1)[-1])
+    error = (error[0] if error else rest).strip().rstrip(":")
+    source = _failing_line(message)
+    if source and error in {"AssertionError", "AssertionError: "}:
+        error = f"AssertionError at `{source}`"
+    elif source and not error.startswith(("AssertionError", "should")):
+        error = f"{error} (at `{source}`)"
+    if re.search(r"no longer holds?\b", rest):
+        if block is not None and block.bad:
+            return Failure("fact", where, f"❌ asserts no longer hold: {error}", index)
+        label = f"fact '{fact}' no longer holds" if fact else "assertion no longer holds"
+        return Failure("fact", where, f"{label}: {error}", index)
+    if rest.startswith("the ❌ block should"):
+        summary = rest.split("; if ", 1)[0].replace("the ❌ block ", "❌ ")
+        return Failure("contract", where, summary, index)
+    if rest.startswith("unexpected exception"):
+        if error.startswith("AssertionError"):
+            label = f"fact '{fact}' no longer holds" if fact else "assertion no longer holds"
+            return Failure("fact", where, f"{label}: {error}", index)
+        label = "✅ block now raises" if block is not None and block.good else "example now raises"
+        return Failure("contract", where, f"{label} {error}", index)
+    return Failure("other", where, rest, index)
+
+
+def relax(block: Block) -> Block:
+    """A version of a failing block that cannot stop the page: wrapped in try/except."""
+    if block.is_doctest:
+        return dataclasses.replace(block, skip="drift: failed in this JAX", bad=None)
+    body = textwrap.indent(block.source.rstrip("\n") or "pass", "    ")
+    source = f"try:\n    pass\n{body}\nexcept Exception:\n    pass\n"
+    try:
+        compile(source, block.filename, "exec")
+    except SyntaxError:
+        return dataclasses.replace(block, skip="drift: failed in this JAX", bad=None)
+    return dataclasses.replace(block, source=source, bad=None, good=False)
+
+
+def run_continuing(page: Page) -> tuple[PageResult | None, list[Failure], set[int]]:
+    """Run the page; after a failure, relax that block and run again, to reach later blocks.
+
+    Returns the last run's result (None if it never finished), the failures in page order and
+    the indexes of the relaxed blocks (their outcomes are not the page's real output).
+    """
+    failures: list[Failure] = []
+    relaxed: set[int] = set()
+    current = page
+    for _ in range(MAX_RERUNS + 1):
+        try:
+            return run_page(current), failures, relaxed
+        except PageFailure as error:
+            failure = classify(str(error), page)
+            failure.follows = bool(failures)
+            failures.append(failure)
+            if failure.index is None or failure.index in relaxed:
+                return None, failures, relaxed
+            relaxed.add(failure.index)
+            blocks = list(current.blocks)
+            blocks[failure.index] = relax(page.blocks[failure.index])
+            current = dataclasses.replace(current, blocks=blocks)
+    return None, failures, relaxed
+
+
+# ---------------------------------------------------------------- the run
+
+
+def pinned_versions() -> dict[str, str]:
+    """jax and jaxlib as pinned in pyproject.toml's docs group."""
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
+    pins = {}
+    for item in groups["docs"]:
+        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
+        if match:
+            pins[match[1]] = match[2]
+    return pins
+
+
+def load_pinned(page: Page, pinned_dir: Path, fingerprint: dict) -> tuple[list[dict] | None, str]:
+    """The pinned build's outcomes for ``page``, and a note when they are missing or stale."""
+    path = _entry_path(page, pinned_dir)
+    if not path.is_file():
+        return None, "no pinned output (run `nox -s docs` first)"
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    pinned_fp = json.loads(json.dumps(fingerprint))
+    pinned_fp["versions"].update(pinned_versions())
+    if entry.get("key") != cache_key(page, pinned_fp):
+        return None, "pinned output is stale (run `nox -s docs` first)"
+    return entry["result"]["outcomes"], ""
+
+
+def all_pages(paths: list[str]) -> list[Page]:
+    if paths:
+        found = [Path(p).resolve().relative_to(ROOT).as_posix() for p in paths]
+    else:
+        found = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
+    return [read_page(path) for path in found]
+
+
+def check_page(page: Page, cache_dir: Path, pinned_dir: Path, fingerprint: dict) -> PageReport:
+    report = PageReport(page.path, len(page.blocks))
+    relaxed: set[int] = set()
+    if not page.blocks:
+        return report
+    key = cache_key(page, fingerprint)
+    result = load_cached(page, key, cache_dir)
+    if result is None:
+        result, report.failures, relaxed = run_continuing(page)
+        if result is not None and not report.failures:
+            store(page, key, result, cache_dir)
+    if result is None:
+        ran = min((f.index for f in report.failures if f.index is not None), default=0)
+        report.outcomes = [None] * len(page.blocks)
+        report.not_run = len(page.blocks) - ran
+    else:
+        report.outcomes = [None if i in relaxed else o for i, o in enumerate(result.outcomes)]
+    pinned, report.note = load_pinned(page, pinned_dir, fingerprint)
+    if pinned is None:
+        return report
+    for block, old, new in zip(page.blocks, pinned, report.outcomes, strict=True):
+        if new is None or new.get("skipped") or old.get("skipped"):
+            continue
+        report.compared += 1
+        before, after = block_text(old), block_text(new)
+        if mask(before) != mask(after):
+            report.changed.append((block.where, *first_difference(before, after)))
+    return report
+
+
+# ---------------------------------------------------------------- the report
+
+
+def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: str) -> str:
+    failures = [f for r in reports for f in r.failures]
+    contracts = [f for f in failures if f.kind == "contract"]
+    facts = [f for f in failures if f.kind == "fact"]
+    others = [f for f in failures if f.kind == "other"]
+    blocks = sum(r.blocks for r in reports)
+    out = [
+        f"JAX drift report: jax {jax_now.get('jax')} / jaxlib {jax_now.get('jaxlib')}"
+        + (f" (requested: {requirement})" if requirement else ""),
+        f"compared with the pinned build: jax {pins.get('jax')} / jaxlib {pins.get('jaxlib')}",
+        f"{len(reports)} pages, {blocks} blocks; timings, speed-up ratios and addresses masked",
+        "",
+    ]
+
+    def section(title: str, items: list[Failure]) -> None:
+        out.append(f"{title} ({len(items)})")
+        for f in items:
+            note = "  [after an earlier failure on this page]" if f.follows else ""
+            out.append(f"  {f.where}  {_shorten(f.summary, 140)}{note}")
+        if not items:
+            out.append("  none")
+        out.append("")
+
+    section("Broken ❌/✅ contracts", contracts)
+    section("Broken asserted facts", facts)
+    if others:
+        section("Other failures (timeouts, crashes)", others)
+
+    out.append("Output blocks whose text changed (changed / compared, per page)")
+    width = max((len(r.path) for r in reports), default=10)
+    for r in reports:
+        if not r.blocks:
+            continue
+        extra = []
+        if r.failures:
+            extra.append(f"{len(r.failures)} failed")
+        if r.not_run:
+            extra.append(f"{r.not_run} not run after a failure")
+        if r.note:
+            extra.append(r.note)
+        tail = f"  ({'; '.join(extra)})" if extra else ""
+        out.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
+    for r in reports:
+        for where, before, after in r.changed:
+            out.append(f"    {where}")
+            out.append(f"      pinned: {before}")
+            out.append(f"      now:    {after}")
+    out.append("")
+    broken = len(contracts) + len(facts) + len(others)
+    if broken:
+        out.append(
+            f"RESULT: {len(contracts)} contract(s) and {len(facts)} fact(s) broke"
+            + (f", {len(others)} other failure(s)" if others else "")
+            + f" under jax {jax_now.get('jax')}: update those pages before upgrading."
+        )
+    else:
+        changed = sum(len(r.changed) for r in reports)
+        out.append(
+            f"RESULT: every contract and fact holds under jax {jax_now.get('jax')}; "
+            f"{changed} output block(s) would change."
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.drift", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("pages", nargs="*", help="pages to check (default: every page in docs/)")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="only bring the pinned build's cache up to date (pinned venv)",
+    )
+    parser.add_argument("--requirement", default="", help="what was installed, for the report")
+    parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
+    parser.add_argument("--pinned-dir", type=Path, default=CACHE_DIR)
+    parser.add_argument("--report", type=Path, help="also write the report to this file")
+    args = parser.parse_args(argv)
+    try:
+        pages = all_pages(args.pages)
+    except MarkupError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    fingerprint = environment_fingerprint()
+    if args.baseline:
+        try:
+            execute_pages(pages, cache_dir=args.pinned_dir, report=print)
+        except PageFailure as error:
+            print(f"error: the pinned build fails, fix it first: {error}", file=sys.stderr)
+            return 2
+        return 0
+    pins = pinned_versions()
+    if fingerprint["versions"].get("jax") == pins.get("jax"):
+        print(
+            f"note: jax {pins.get('jax')} is the pinned version; expect no drift", file=sys.stderr
+        )
+    reports = []
+    for page in pages:
+        print(f"drift: {page.path} ({len(page.blocks)} blocks)", file=sys.stderr, flush=True)
+        reports.append(check_page(page, args.cache_dir, args.pinned_dir, fingerprint))
+    text = render(reports, fingerprint["versions"], pins, args.requirement)
+    print(text)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text + "\n", encoding="utf-8")
+    return 1 if any(r.failures for r in reports) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,379 @@
+"""Scaffold a new page: ``nox -s new -- <part>/<page-slug> "Title"``.
+
+Writes ``docs/<part>/<page-slug>.md`` in the house shape (idea, example, ❌/✅ pair, takeaway),
+its first snippet ``snippets/<page_slug>/first_example.py`` and its nav entry in ``mkdocs.yml``
+(appended to the part's section, which is created if the part is new). The scaffold builds and
+passes the tests as it is; it then prints what to edit next.
+
+    python -m engine.scaffold practice/demo-page "Demo" [--check]
+
+``--check`` runs the new page once through the engine (as ``python -m engine.check`` does).
+Nothing is written unless every check passes, so a refused request leaves the project untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.markers import ROOT, page_slug
+
+SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+SNIPPET_NAME = "first_example"
+RESERVED_SLUGS = {"index"}
+PLAIN_YAML_TITLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .,?!()'/+&-]*")
+
+
+class ScaffoldError(ValueError):
+    """A request the scaffold refuses; the message says what to change."""
+
+
+@dataclass
+class Plan:
+    """Every file the scaffold writes, computed before anything is written."""
+
+    page: Path
+    page_text: str
+    snippet: Path
+    snippet_text: str
+    mkdocs: Path
+    mkdocs_text: str
+    nav_line: str
+
+
+# ---------------------------------------------------------------- checks
+
+
+def split_target(target: str) -> tuple[str, str]:
+    """``practice/demo-page`` -> (``practice``, ``demo-page``); a ScaffoldError says why not."""
+    cleaned = target.strip().removeprefix("docs/").removesuffix(".md")
+    parts = cleaned.split("/")
+    if len(parts) != 2:
+        raise ScaffoldError(
+            f"'{target}' is not <part>/<page-slug>: give a section folder and a page name, "
+            "e.g. practice/demo-page"
+        )
+    part, slug = parts
+    for label, value in (("part", part), ("page slug", slug)):
+        if not SLUG.fullmatch(value):
+            raise ScaffoldError(
+                f"{label} '{value}' must be lowercase kebab-case (letters, digits and single "
+                "hyphens, starting with a letter), e.g. 'demo-page'"
+            )
+    if slug in RESERVED_SLUGS:
+        raise ScaffoldError(f"'{slug}' is reserved (index.md is a section's landing page)")
+    return part, slug
+
+
+def check_title(title: str) -> str:
+    title = title.strip()
+    if not title:
+        raise ScaffoldError('the title is empty: pass it in quotes, e.g. "Demo page"')
+    if "\n" in title or len(title) > 80:
+        raise ScaffoldError("the title must be one line of at most 80 characters")
+    if title.startswith(("#", "-", "!", "<")):
+        raise ScaffoldError(f"the title may not start with '{title[0]}'")
+    return title
+
+
+def check_free(root: Path, part: str, slug: str) -> None:
+    """Refuse a page that exists, or whose snippet folder another page already owns."""
+    page = root / "docs" / part / f"{slug}.md"
+    if page.exists():
+        raise ScaffoldError(f"{page.relative_to(root)} already exists; pick another page slug")
+    wanted = page_slug(page)
+    for other in sorted((root / "docs").rglob("*.md")):
+        if other.name != "index.md" and page_slug(other) == wanted:
+            raise ScaffoldError(
+                f"page slug '{slug}' clashes with {other.relative_to(root)}: both would own "
+                f"snippets/{wanted}/ (snippet folders are named by page slug); pick another slug"
+            )
+    folder = root / "snippets" / wanted
+    if folder.exists():
+        raise ScaffoldError(
+            f"snippets/{wanted}/ already exists and no page owns it; remove it or pick another slug"
+        )
+    if (root / "snippets" / f"{wanted}.py").exists():
+        raise ScaffoldError(f"snippets/{wanted}.py is a helper module; pick another slug")
+
+
+# ---------------------------------------------------------------- the nav entry
+
+
+def yaml_title(title: str) -> str:
+    """The title as a YAML scalar: plain when safe, else double-quoted (JSON is valid YAML)."""
+    if PLAIN_YAML_TITLE.fullmatch(title) and not title.endswith((" ", "?", ":")):
+        return title
+    return json.dumps(title, ensure_ascii=False)
+
+
+def part_title(part: str) -> str:
+    """``worked-examples`` -> ``Worked examples`` (the nav section's label)."""
+    return part.replace("-", " ").capitalize()
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[str, str]:
+    """Insert ``- Title: path`` into the ``nav:`` of ``mkdocs_text``; returns (text, entry).
+
+    The entry goes at the end of the section that already lists pages of ``part``; when there
+    is none, a new section ``- Part:`` is created before the ``about/`` section (or at the end).
+    A careful text edit, so comments and formatting elsewhere in the file stay as they are.
+    """
+    lines = mkdocs_text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if re.match(r"^nav:\s*(#.*)?$", line)), None)
+    if start is None:
+        raise ScaffoldError("mkdocs.yml has no top-level 'nav:' list; add the page to it by hand")
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t"):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1  # trailing blank lines belong to no entry
+    items = [i for i in range(start + 1, end) if re.match(r"^\s*- ", lines[i])]
+    if not items:
+        raise ScaffoldError("mkdocs.yml's nav is empty or not a block list; add the page by hand")
+    top = min(_indent_of(lines[i]) for i in items)
+    tops = [i for i in items if _indent_of(lines[i]) == top]
+    sections = []  # (first line, end line, child indent, pages under it)
+    for n, first in enumerate(tops):
+        last = tops[n + 1] if n + 1 < len(tops) else end
+        children = [i for i in items if first < i < last]
+        if children:
+            paths = re.findall(r"([\w./-]+\.md)\b", "".join(lines[first:last]))
+            sections.append((first, last, _indent_of(lines[children[0]]), paths))
+    child_indent = sections[0][2] if sections else top + 4
+
+    entry = f"{' ' * child_indent}- {yaml_title(title)}: {path}\n"
+    owner = next((s for s in sections if any(p.startswith(f"{part}/") for p in s[3])), None)
+    if owner is not None:
+        at = owner[1]
+        while not lines[at - 1].strip():
+            at -= 1
+        insert = [entry]
+    else:
+        about = next(
+            (s for s in sections if s[3] and all(p.startswith("about/") for p in s[3])), None
+        )
+        at = about[0] if about else end
+        insert = [f"{' ' * top}- {yaml_title(part_title(part))}:\n", entry]
+    if not lines[at - 1].endswith("\n"):
+        lines[at - 1] += "\n"
+    lines[at:at] = insert
+    return "".join(lines), entry.strip()
+
+
+def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
+    """Parse both versions (when PyYAML is installed) and check that only our entry was added."""
+    try:
+        import yaml
+    except ImportError:
+        return
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml may hold tags like !!python/name:...; they do not matter to the nav.
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+    def flatten(nav) -> list[str]:
+        found = []
+        for item in nav or []:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            found += flatten(value) if isinstance(value, list) else [value]
+        return found
+
+    try:
+        old, new = yaml.load(old_text, Loader=Loader), yaml.load(new_text, Loader=Loader)
+    except yaml.YAMLError as error:
+        raise ScaffoldError(
+            f"editing mkdocs.yml's nav would break it ({error}); add it by hand"
+        ) from None
+    if sorted(flatten(new["nav"])) != sorted([*flatten(old["nav"]), path]):
+        raise ScaffoldError("could not add the nav entry to mkdocs.yml safely; add it by hand")
+    if {k: v for k, v in new.items() if k != "nav"} != {k: v for k, v in old.items() if k != "nav"}:
+        raise ScaffoldError("editing the nav would change other settings in mkdocs.yml")
+
+
+# ---------------------------------------------------------------- the page
+
+
+PAGE_TEMPLATE = """\
+---
+description: {description}
+---
+
+# {title}
+
+TODO: one or two sentences for the reader: what this page shows, and why it matters when they
+use `jax.jit`.
+
+## The idea
+
+TODO: the idea in a short paragraph. Every claim about JAX's behaviour gets an `assert` in the
+code, so the build fails the day a JAX release changes it.
+
+```python
+def halve_then_add(x):
+    return x / 2 + 1
+
+compiled = jax.jit(halve_then_add)
+inputs = jnp.arange(4.0)
+print(compiled(inputs))
+assert jnp.allclose(compiled(inputs), halve_then_add(inputs))  # jit changes speed, not results
+```
+
+## An example
+
+TODO: say what the example measures. Long code (a chart, a benchmark) lives in
+`snippets/{slug_dir}/`; each file is embedded where its output belongs.
+
+<!-- snippet: {snippet} -->
+
+## What goes wrong, and the fix
+
+TODO: describe the mistake. The ❌ block declares the error it must raise, and the build checks
+that it still does.
+
+<!-- bad: raises TracerBoolConversionError -->
+```python
+@jax.jit
+def floor_at_zero(x):
+    if x < 0:
+        return 0.0
+    return x
+
+floor_at_zero(-2.0)
+```
+
+<!-- good -->
+```python
+@jax.jit
+def floor_at_zero(x):
+    return jnp.maximum(x, 0.0)
+
+print(floor_at_zero(-2.0), floor_at_zero(5.0))
+```
+
+!!! tip "Takeaway"
+    TODO: the one line a reader should remember from this page.
+"""
+
+SNIPPET_TEMPLATE = '''\
+"""First example of the page {page}: replace it with your own.
+
+It runs in the page's namespace, after the blocks above it: jax, jnp, np and lax are imported.
+Draw charts with matplotlib and give each figure alt text with fig.set_label("...").
+"""
+
+from jitkit import count_compiles
+
+
+def running_total(x):
+    return jnp.cumsum(x) * 2
+
+
+compiled_total = jax.jit(running_total)
+with count_compiles() as compiles:
+    for length in (3, 3, 6):
+        compiled_total(jnp.ones(length))
+print("compilations of running_total:", compiles("running_total"))
+assert compiles("running_total") == 2  # one per new input shape; the second length-3 call reuses
+'''
+
+
+def plan(root: Path, target: str, title: str) -> Plan:
+    """Check the request and compute every file to write; raises ScaffoldError on bad input."""
+    part, slug = split_target(target)
+    title = check_title(title)
+    check_free(root, part, slug)
+    page_rel = f"docs/{part}/{slug}.md"
+    slug_dir = page_slug(page_rel)
+    mkdocs = root / "mkdocs.yml"
+    if not mkdocs.is_file():
+        raise ScaffoldError(f"{mkdocs} not found: run this from the project root")
+    old = mkdocs.read_text(encoding="utf-8")
+    new, nav_line = add_nav_entry(old, part, title, f"{part}/{slug}.md")
+    verify_nav(old, new, part, f"{part}/{slug}.md")
+    description = json.dumps(
+        f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
+    )
+    page_text = PAGE_TEMPLATE.format(
+        title=title, description=description, slug_dir=slug_dir, snippet=SNIPPET_NAME
+    )
+    return Plan(
+        page=root / page_rel,
+        page_text=page_text,
+        snippet=root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py",
+        snippet_text=SNIPPET_TEMPLATE.format(page=page_rel),
+        mkdocs=mkdocs,
+        mkdocs_text=new,
+        nav_line=nav_line,
+    )
+
+
+def write(plan: Plan) -> None:
+    plan.page.parent.mkdir(parents=True, exist_ok=True)
+    plan.snippet.parent.mkdir(parents=True, exist_ok=True)
+    plan.page.write_text(plan.page_text, encoding="utf-8")
+    plan.snippet.write_text(plan.snippet_text, encoding="utf-8")
+    plan.mkdocs.write_text(plan.mkdocs_text, encoding="utf-8")
+
+
+def next_steps(plan: Plan, root: Path) -> str:
+    page = plan.page.relative_to(root).as_posix()
+    snippet = plan.snippet.relative_to(root).as_posix()
+    return f"""\
+Created:
+  {page}
+  {snippet}
+  mkdocs.yml nav entry: {plan.nav_line}
+
+Edit next:
+  1. {page}
+     Write the front-matter description, then replace every TODO. Keep the shape (idea,
+     example, ❌/✅ pair, takeaway) and back each claim about JAX with an assert.
+  2. {snippet}
+     Your first long example. Rename it (and its <!-- snippet: ... --> line) to say what it
+     shows; one file per output.
+  3. Preview while you write:     nox -s serve
+     Run just this page:          python -m engine.check {page}
+     Test just this page:         nox -s tests -- {page}
+  4. Before the pull request:     nox -s lint tests docs
+     (and ../shared/tools/overlap if you worked from the reference notes)."""
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    parser = argparse.ArgumentParser(prog="nox -s new --", description=__doc__.splitlines()[0])
+    parser.add_argument("target", help="<part>/<page-slug>, e.g. practice/demo-page")
+    parser.add_argument("title", help='the page title, in quotes, e.g. "Demo"')
+    parser.add_argument("--check", action="store_true", help="run the new page once afterwards")
+    args = parser.parse_args(argv)
+    try:
+        result = plan(root, args.target, args.title)
+    except ScaffoldError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    write(result)
+    if args.check:
+        from engine.check import main as check_page
+
+        page = result.page.relative_to(root).as_posix()
+        print(f"Running {page} once, as the build will:")
+        if check_page([page]) != 0:
+            print("error: the scaffolded page does not run; see above", file=sys.stderr)
+            return 1
+        print()
+    print(next_steps(result, root))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

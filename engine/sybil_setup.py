@@ -1,0 +1,59 @@
+"""Sybil set-up: every runnable block of every page under docs/ is a test.
+
+Blocks are found by ``engine.markers`` and run by ``engine.execute``, exactly as the build does:
+in page order, one namespace per page, with the same marker contracts. The root ``conftest.py``
+hands ``pytest_collect_file`` to pytest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sybil import Document, Region, Sybil
+
+from engine.execute import BlockFailure, execute_block, new_namespace, restore_state, snapshot_state
+from engine.markers import ROOT, parse_page, split_front_matter
+
+STATE_KEY = "__jitdocs_state__"
+
+
+def parse_blocks(document: Document):
+    body, offset = split_front_matter(document.text)
+    shift = len(document.text) - len(body)
+    page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
+    for block in page.blocks:
+        yield Region(block.start + shift, block.end + shift, parsed=block, evaluator=evaluate)
+
+
+def evaluate(example) -> None:
+    block = example.parsed
+    if block.skip:
+        pytest.skip(f"{block.where}: {block.skip}")
+    try:
+        execute_block(block, example.namespace)
+    except BlockFailure as failure:
+        pytest.fail(str(failure), pytrace=False)
+
+
+def setup(namespace: dict) -> None:
+    import jax
+
+    # Start each page with empty compile caches, as the build's fresh process per page does:
+    # a page that counts compilations must not see kernels an earlier page already compiled.
+    jax.clear_caches()
+    namespace.update(new_namespace())
+    namespace[STATE_KEY] = snapshot_state()
+
+
+def teardown(namespace: dict) -> None:
+    restore_state(namespace[STATE_KEY])
+
+
+docs = Sybil(
+    parsers=[parse_blocks],
+    patterns=["*.md"],
+    path=str(ROOT / "docs"),
+    setup=setup,
+    teardown=teardown,
+)

@@ -1,0 +1,254 @@
+"""The project's own files: CI workflows, the CI entry point, pre-commit and the PR template.
+
+GitHub Actions cannot run here, so these tests check what can be checked offline: the YAML
+parses, every `nox -s NAME` it runs is a session in noxfile.py, the pull-request workflow cannot
+write to the repository, and the README's test command is what CI runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.markers import ROOT
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+NOX_CALL = re.compile(r"\bnox\b([^\n;&|`]*)")
+
+
+def nox_sessions() -> set[str]:
+    """Names of the functions decorated with @nox.session in noxfile.py (read, not imported)."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    names = set()
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            call = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if ast.unparse(call) in {"nox.session", "session"}:
+                renamed = [
+                    kw.value.value
+                    for kw in getattr(decorator, "keywords", [])
+                    if kw.arg == "name" and isinstance(kw.value, ast.Constant)
+                ]
+                names.add(renamed[0] if renamed else node.name)
+    return names
+
+
+def called_sessions(text: str) -> list[str]:
+    """Every session named after `nox -s` / `nox --sessions` in shell text or Markdown."""
+    found = []
+    for match in NOX_CALL.finditer(text):
+        try:
+            words = shlex.split(match[1], comments=False)
+        except ValueError:
+            words = match[1].split()
+        taking = False
+        for word in words:
+            if word.startswith("#"):
+                break  # a shell comment
+            if word in {"-s", "--session", "--sessions"}:
+                taking = True
+            elif word.startswith("-"):
+                taking = False
+            elif taking:
+                found.append(word)
+    return found
+
+
+def load_workflow(name: str) -> dict:
+    data = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    if True in data:  # YAML 1.1 reads the key `on:` as the boolean True
+        data["on"] = data.pop(True)
+    return data
+
+
+def run_scripts(workflow: dict) -> str:
+    """The shell text a workflow runs, with the CI entry point inlined where it is called."""
+    scripts = []
+    for job in workflow["jobs"].values():
+        for step in job.get("steps", []):
+            script = step.get("run", "")
+            if ".ci/run" in script:
+                script += "\n" + (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+            scripts.append(script)
+    return "\n".join(scripts)
+
+
+def readme_test_command() -> str:
+    """The README's quick-start line that runs the tests, without its trailing comment."""
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        if re.search(r"\bnox -s tests\b", line) and "pip install" in line:
+            return line.split(" #", 1)[0].strip()
+    raise AssertionError("README.md has no quick-start line that installs nox and runs the tests")
+
+
+ALL_WORKFLOWS = sorted(p.name for p in WORKFLOWS.glob("*.y*ml"))
+
+
+def test_the_three_workflows_exist():
+    assert {"pr.yml", "deploy.yml", "drift.yml"} <= set(ALL_WORKFLOWS)
+
+
+def test_session_reader_finds_the_known_sessions():
+    assert {"docs", "tests", "lint", "serve", "new", "drift"} <= nox_sessions()
+    assert called_sessions('nox -s drift -- "jax==0.11.*"\nnox -s lint tests') == [
+        "drift",
+        "lint",
+        "tests",
+    ]
+
+
+@pytest.mark.parametrize("name", ALL_WORKFLOWS)
+def test_workflow_parses_and_calls_only_existing_sessions(name):
+    workflow = load_workflow(name)
+    assert workflow["on"] and workflow["jobs"], name
+    for job_name, job in workflow["jobs"].items():
+        assert "runs-on" in job, f"{name}: job {job_name} has no runs-on"
+        assert job.get("steps"), f"{name}: job {job_name} has no steps"
+        for step in job["steps"]:
+            assert ("run" in step) != ("uses" in step), f"{name}: {step} needs run or uses"
+            if "uses" in step:
+                assert re.search(r"@(v\d+|[0-9a-f]{40})$", step["uses"]), (
+                    f"{name}: pin {step['uses']} to a version"
+                )
+    called = called_sessions(run_scripts(workflow))
+    assert called, f"{name} runs no nox session"
+    assert set(called) <= nox_sessions(), (
+        f"{name} calls unknown sessions {set(called) - nox_sessions()}"
+    )
+
+
+@pytest.mark.parametrize("name", ALL_WORKFLOWS)
+def test_no_workflow_runs_untrusted_code_with_secrets(name):
+    text = (WORKFLOWS / name).read_text(encoding="utf-8")
+    workflow = load_workflow(name)
+    assert "pull_request_target" not in workflow["on"], f"{name}: use pull_request"
+    assert workflow.get("permissions") == {"contents": "read"}, f"{name}: top-level token read-only"
+    assert "secrets." not in text, f"{name} must not use secrets"
+    # Inputs reach scripts through env, never pasted into the shell text.
+    for step in (s for job in workflow["jobs"].values() for s in job["steps"]):
+        assert "${{" not in step.get("run", ""), f"{name}: pass {step['run']!r} values via env"
+
+
+def test_pull_requests_lint_test_and_build_read_only():
+    workflow = load_workflow("pr.yml")
+    assert "pull_request" in workflow["on"]
+    assert all("permissions" not in job for job in workflow["jobs"].values())
+    assert {"lint", "tests", "docs"} <= set(called_sessions(run_scripts(workflow)))
+    for job in workflow["jobs"].values():
+        for step in job["steps"]:
+            if step.get("uses", "").startswith("actions/checkout"):
+                assert step["with"]["persist-credentials"] is False
+
+
+def test_main_builds_and_deploys_with_the_official_pages_actions():
+    workflow = load_workflow("deploy.yml")
+    assert workflow["on"]["push"]["branches"] == ["main"]
+    uses = [s.get("uses", "") for j in workflow["jobs"].values() for s in j["steps"]]
+    for action in (
+        "actions/configure-pages",
+        "actions/upload-pages-artifact",
+        "actions/deploy-pages",
+    ):
+        assert any(u.startswith(action + "@") for u in uses), action
+    assert "docs" in called_sessions(run_scripts(workflow))
+    deploy = workflow["jobs"]["deploy"]
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert "permissions" not in workflow["jobs"]["build"]  # the job running page code: read-only
+
+
+def test_drift_runs_weekly():
+    workflow = load_workflow("drift.yml")
+    assert workflow["on"]["schedule"][0]["cron"].split()[-1] in {"0", "1", "2", "3", "4", "5", "6"}
+    assert "drift" in called_sessions(run_scripts(workflow))
+
+
+def test_ci_entry_point_runs_the_readme_test_command_verbatim():
+    command = readme_test_command()
+    assert command == 'python3 -m pip install "nox[uv]" && nox -s tests'
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in [line.strip() for line in lines]
+
+
+@pytest.mark.parametrize(
+    "name", ["README.md", "CONTRIBUTING.md", ".github/pull_request_template.md"]
+)
+def test_documented_sessions_exist(name):
+    called = called_sessions((ROOT / name).read_text(encoding="utf-8"))
+    assert called, f"{name} names no nox session"
+    assert set(called) <= nox_sessions(), (
+        f"{name} names unknown sessions {set(called) - nox_sessions()}"
+    )
+
+
+def test_pull_request_template_has_the_checklist():
+    text = (ROOT / ".github" / "pull_request_template.md").read_text(encoding="utf-8")
+    items = re.findall(r"^- \[ \] (.+)$", text, flags=re.MULTILINE)
+    assert len(items) >= 6, items
+    for needed in ("nox -s lint", "nox -s tests", "nox -s docs", "assert", "alt text", "overlap"):
+        assert any(needed in item for item in items), f"checklist misses {needed!r}"
+
+
+def test_pre_commit_hooks_are_local_and_pinned():
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {}
+    for repo in config["repos"]:
+        assert repo["repo"] == "local", "hooks are installed from PyPI, never cloned from GitHub"
+        hooks.update({hook["id"]: hook for hook in repo["hooks"]})
+    wanted = {
+        "ruff-check",
+        "ruff-format",
+        "codespell",
+        "end-of-file-fixer",
+        "trailing-whitespace",
+        "validate-pyproject",
+    }
+    assert wanted <= set(hooks)
+    for hook in hooks.values():
+        for requirement in hook.get("additional_dependencies", []):
+            assert re.fullmatch(r"[\w.\[\]-]+==[\w.]+", requirement), f"pin {requirement}"
+    locked = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))["package"]
+    ruff = next(p["version"] for p in locked if p["name"] == "ruff")
+    for hook_id in ("ruff-check", "ruff-format"):
+        assert hooks[hook_id]["additional_dependencies"] == [f"ruff=={ruff}"], (
+            f"{hook_id}: keep ruff at uv.lock's version {ruff}"
+        )
+
+
+def test_lint_session_runs_pre_commit():
+    source = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    lint = next(
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == "lint"
+    )
+    assert '"pre-commit"' in ast.get_source_segment(source, lint)
+
+
+def test_contributing_covers_the_newcomer_path():
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    for needed in (
+        "docs/about/conventions.md",
+        "nox -s new --",
+        "nox -s serve",
+        "python -m engine.check",
+        "nox -s tests -- docs/",
+        "fig.set_label",
+        "<!-- bad: raises",
+        "nox -s check --",
+        "nox -s drift",
+    ):
+        assert needed in text, f"CONTRIBUTING.md should explain {needed!r}"
+    assert (ROOT / "docs" / "about" / "conventions.md").is_file()
+
+
+def test_paths_are_relative_to_the_project():
+    assert Path(ROOT, "noxfile.py").is_file()
