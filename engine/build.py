@@ -74,30 +74,64 @@ def _version(name: str) -> str | None:
 
 
 def local_modules(sources: list[str], search: tuple[Path, ...] = (SNIPPETS, ROOT)) -> dict:
-    """Text of every project module the code imports, followed recursively."""
+    """Text of every project module the code imports, followed recursively.
+
+    A module that reads project files at run time lists them in ``KEY_INPUTS`` (glob patterns
+    relative to the project root); those files count as inputs too.
+    """
     found: dict[str, str] = {}
     todo = list(sources)
     while todo:
-        for name in _imported_names(todo.pop()):
-            path = next((d / f"{name}.py" for d in search if (d / f"{name}.py").is_file()), None)
+        source = todo.pop()
+        for pattern in _key_inputs(source):
+            for path in sorted(ROOT.glob(pattern)):
+                found.setdefault(path.relative_to(ROOT).as_posix(), path.read_text("utf-8"))
+        for name in _imported_names(source):
+            path = _module_file(name, search)
             if path is not None and name not in found:
                 found[name] = path.read_text(encoding="utf-8")
                 todo.append(found[name])
     return dict(sorted(found.items()))
 
 
+def _module_file(dotted: str, search: tuple[Path, ...]) -> Path | None:
+    """``jitkit`` -> snippets/jitkit.py, ``engine.checker`` -> engine/checker.py, else None."""
+    relative = Path(*dotted.split("."))
+    for folder in search:
+        for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
 def _imported_names(source: str) -> set[str]:
+    """Every module an import statement names, with each of its parents (a.b -> a, a.b)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return set()
-    names = set()
+    dotted = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
+            dotted.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
-    return names
+            dotted.add(node.module)
+    return {
+        ".".join(name.split(".")[: i + 1]) for name in dotted for i in range(name.count(".") + 1)
+    }
+
+
+def _key_inputs(source: str) -> list[str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "KEY_INPUTS" for t in node.targets
+        ):
+            return list(ast.literal_eval(node.value))
+    return []
 
 
 def cache_key(page: Page, fingerprint: dict) -> str:

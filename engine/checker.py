@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-CHECKS_DIR = Path(__file__).resolve().parent.parent / "snippets" / "_checks"
+SNIPPETS = Path(__file__).resolve().parent.parent / "snippets"
+CHECKS_DIR = SNIPPETS / "_checks"
+# Pages that import this module read these files at run time: part of their cache key.
+KEY_INPUTS = ("snippets/_checks/*.py",)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ def exercise_ids() -> list[str]:
 
 
 def checks_for(exercise_id: str) -> list[Check]:
+    if str(SNIPPETS) not in sys.path:
+        sys.path.insert(0, str(SNIPPETS))  # checks may import jitkit, as pages do
     path = CHECKS_DIR / f"{exercise_id}.py"
     if not path.is_file():
         known = ", ".join(exercise_ids()) or "none"

@@ -290,3 +290,9 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
     assert "#1f1f1f" in figure["light"] and "#e3e3e3" not in figure["light"]
     assert "#e3e3e3" in figure["dark"] and "#1f1f1f" not in figure["dark"]
     assert "DejaVu" not in figure["light"] and "font-family:system-ui" in figure["light"]
+
+
+def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
+    modules = build.local_modules(["from engine.checker import checks_for"])
+    assert "engine.checker" in modules
+    assert any(name.startswith("snippets/_checks/") for name in modules)
