@@ -29,13 +29,16 @@ from engine.markers import (
     parse_page,
     read_page,
 )
+from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
+CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
 BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
 
 _pages: dict[str, Page] = {}
 _results: dict[str, PageResult] = {}
 _figure_uris: dict[tuple[str, int, int], tuple[str, str]] = {}
+_notebook_uris: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------- events
@@ -48,30 +51,30 @@ def on_files(files: Files, config) -> Files:
     pages = []
     for file in files.documentation_pages():
         try:
-            pages.append(read_page(Path(file.abs_src_path).resolve().relative_to(root).as_posix()))
+            path = Path(file.abs_src_path).resolve().relative_to(root).as_posix()
+            pages.append(read_page(path, root))
         except MarkupError as error:
             raise PluginError(str(error)) from None
     try:
-        results = execute_pages(pages, fresh=os.environ.get(FRESH_VARIABLE) == "1")
+        fresh = os.environ.get(FRESH_VARIABLE) == "1"
+        cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / ".cache" / "jitdocs")
+        results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    _pages.clear(), _results.clear(), _figure_uris.clear()
+    _pages.clear(), _results.clear(), _figure_uris.clear(), _notebook_uris.clear()
     for page in pages:
         _pages[page.path], _results[page.path] = page, results[page.path]
         add_figure_files(page, results[page.path], files, config)
+        add_notebook_file(page, results[page.path], files, config, root)
     return files
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    path = (
-        Path(page.file.abs_src_path)
-        .resolve()
-        .relative_to(Path(config["docs_dir"]).resolve().parent)
-    )
-    path = path.as_posix()
+    root = Path(config["docs_dir"]).resolve().parent
+    path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
     offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
     try:
-        parsed = parse_page(path, markdown, offset)
+        parsed = parse_page(path, markdown, offset, root)
     except MarkupError as error:
         raise PluginError(str(error)) from None
     result = _results[path]
@@ -79,6 +82,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     ids = anchors(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
+    if path in _notebook_uris:
+        edits.append(render_download_link(markdown, parsed, _notebook_uris[path], page))
     for start, end, text in sorted(edits, reverse=True):
         markdown = markdown[:start] + text + markdown[end:]
     return markdown + render_provenance(result)
@@ -100,6 +105,37 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
                     files.append(File.generated(config, uri, content=figure[theme]))
                 uris.append(uri)
             _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
+
+
+def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
+    """Offer a chapter page (or the exercise workbook) as a Jupyter notebook next to it, with
+    the outputs this build recorded (so a cached page needs no new run for its notebook)."""
+    if not wants_notebook(page.path):
+        return
+    notebook = build_notebook(
+        page.path,
+        outcomes=result.outcomes,
+        environment=result.environment,
+        site_url=config.get("site_url") or "",
+        root=root,
+    )
+    uri = notebook_uri(page.path)
+    files.append(File.generated(config, uri, content=dumps(notebook)))
+    _notebook_uris[page.path] = uri
+
+
+def render_download_link(markdown: str, parsed: Page, uri: str, page) -> tuple[int, int, str]:
+    """An edit that puts the notebook's download link on the line after the page's H1."""
+    limit = parsed.blocks[0].start if parsed.blocks else len(markdown)
+    title = re.search(r"^# .*\n", markdown[:limit], re.MULTILINE)
+    at = title.end() if title else 0
+    target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
+    name = posixpath.basename(uri)
+    link = (
+        f"\n[Download this page as a Jupyter notebook]({target})"
+        f'{{ .jd-download download="{name}" }}\n'
+    )
+    return at, at, link
 
 
 def anchors(page: Page) -> dict[tuple[int, str], str]:
@@ -125,7 +161,8 @@ def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> st
         name = outcome["error"].split(":", 1)[0]
         parts.append(fence("text", outcome["error"], f'title="Raises {name}"'))
     for number, figure in enumerate(outcome["figures"]):
-        parts.append(render_figure(figure["alt"], _figure_uris[(block.page, index, number)], page))
+        uris = _figure_uris[(block.page, index, number)]
+        parts.append(render_figure(figure["alt"], uris, page, svg_size(figure["light"])))
     if block.fact:
         fact_id = ids[(index, "fact")]
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
@@ -138,7 +175,7 @@ def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> st
             f'!!! failure "{title}"\n\n{_indent(body)}'
         )
     elif block.good:
-        body = f'!!! success "✅ Do"\n\n{_indent(body)}\n\n</div>'
+        body = f'!!! success "✅ Do instead"\n\n{_indent(body)}\n\n</div>'
     return _indent(body + "\n", block.indent) + "\n"
 
 
@@ -150,14 +187,35 @@ def render_code(block: Block) -> str:
     return code
 
 
-def render_figure(alt: str, uris: tuple[str, str], page) -> str:
+def render_figure(
+    alt: str, uris: tuple[str, str], page, size: tuple[int, int] | None = None
+) -> str:
     here = posixpath.dirname(page.file.src_uri)
     alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
+    # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);
+    # lazy loading means the variant hidden by the colour scheme is never downloaded.
+    attrs = ".jd-figure" + (f' width="{size[0]}" height="{size[1]}"' if size else "")
+    attrs += ' loading="lazy" decoding="async"'
     return (
-        f"![{alt_text}]({light}#only-light){{ .jd-figure }}\n"
-        f"![{alt_text}]({dark}#only-dark){{ .jd-figure }}"
+        f"![{alt_text}]({light}#only-light){{ {attrs} }}\n"
+        f"![{alt_text}]({dark}#only-dark){{ {attrs} }}"
     )
+
+
+def svg_size(svg: str) -> tuple[int, int] | None:
+    """The CSS pixel size of an SVG whose root has width/height in pt or px (as matplotlib's)."""
+    root = re.search(r"<svg\b[^>]*>", svg)
+    if root is None:
+        return None
+    sizes = []
+    for name in ("width", "height"):
+        found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0])
+        if found is None:
+            return None
+        value = float(found[1]) * (4 / 3 if found[2] == "pt" else 1)
+        sizes.append(round(value))
+    return sizes[0], sizes[1]
 
 
 def render_directive(directive: Directive, page_path: str) -> str:
@@ -227,7 +285,7 @@ def _describe(block: Block) -> str:
         return f"raises {expect.name}"
     if expect.mode == "warns":
         return f"warns {expect.name}"
-    return "silently wrong"
+    return "its asserts prove the problem"
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

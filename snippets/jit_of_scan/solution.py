@@ -1,0 +1,13 @@
+import jax
+from jax import lax
+from jax import numpy as jnp
+
+
+@jax.jit
+def jit_scan_sum(x):
+    def add_one(total, value):
+        return total + value, None  # new carry; nothing stacked per step
+
+    start = jnp.zeros((), dtype=x.dtype)  # a 0-d zero of the input's own dtype
+    total, _ = lax.scan(add_one, start, x)
+    return total

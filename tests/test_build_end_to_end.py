@@ -1,0 +1,79 @@
+"""`mkdocs build` on a tiny throwaway project that uses the real hook: exit codes and HTML."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.markers import ROOT
+
+CONFIG = f"""
+site_name: demo
+strict: true
+theme:
+  name: material
+  font: false
+hooks:
+  - {ROOT / "engine" / "hook.py"}
+markdown_extensions:
+  - admonition
+  - attr_list
+  - md_in_html
+  - pymdownx.details
+  - pymdownx.superfences
+"""
+
+
+def build(tmp_path: Path, page: str) -> tuple[subprocess.CompletedProcess, Path]:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "docs" / "index.md").write_text(textwrap.dedent(page))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done, tmp_path / "site" / "index.html"
+
+
+def test_compile_log_reaches_the_page_escaped(tmp_path):
+    done, html = build(
+        tmp_path,
+        """\
+        # Demo
+
+        ```python
+        jax.config.update("jax_log_compiles", True)
+        jax.jit(lambda v: v * 2)(1.0)
+        ```
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    text = html.read_text()
+    assert "Compiling jit(&lt;lambda&gt;)" in text
+    assert "jit(<lambda>)" not in text
+    assert "jitdocs: docs/index.md" in done.stderr  # one progress line per page
+
+
+@pytest.mark.parametrize(
+    ("page", "message"),
+    [
+        ("# Demo\n\n```python\nx = 1\nx.missing\n```\n", "docs/index.md:3: unexpected exception"),
+        ("# Demo\n\n<!-- expected: error -->\n```python\nx = 1\n```\n", "unknown marker"),
+        ("# Demo\n\n<!-- snippet: absent -->\n", "docs/index.md:3: snippet file"),
+    ],
+    ids=["exception", "unknown-marker", "missing-snippet"],
+)
+def test_broken_page_fails_the_build_naming_file_and_line(tmp_path, page, message):
+    done, _ = build(tmp_path, page)
+    assert done.returncode != 0
+    assert message in done.stderr

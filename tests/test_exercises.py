@@ -1,0 +1,132 @@
+"""The exercise checkers have teeth: each passes its reference solution and fails, with a useful
+message, every plausible wrong solution in ``tests/solutions/<exercise-id>/``.
+
+A wrong solution's docstring names the check it must fail on a line ``Fails: <description>``.
+Other checks may fail too; the named one must, with an "expected ... got ..." message of its
+own rather than a crash. The command line is tested as ``nox -s check`` runs it: from the
+project root, with nothing added to ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.checker import checks_for, load_module, run_checks
+from engine.markers import ROOT
+
+EXERCISES = ["tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"]
+SOLUTIONS = ROOT / "snippets" / "exercises"
+WRONG = ROOT / "tests" / "solutions"
+# Checks no wrong solution needs to trip, and why.
+UNTESTED = {
+    ("recompile_detective", "call 1 predicted right"): "nobody expects a first call to be cached",
+}
+
+
+def wrong_solutions() -> list[Path]:
+    return sorted(path for name in EXERCISES for path in (WRONG / name).glob("wrong_*.py"))
+
+
+def named_check(path: Path) -> str:
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    named = [
+        line.removeprefix("Fails:").strip()
+        for line in doc.splitlines()
+        if line.startswith("Fails:")
+    ]
+    assert len(named) == 1, f"{path.name}: the docstring needs one 'Fails: <check>' line"
+    return named[0]
+
+
+def load(path: Path):
+    return load_module(path, f"solution_{path.parent.name}_{path.stem}")
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_reference_solution_passes_every_check(exercise):
+    results = run_checks(exercise, load(SOLUTIONS / f"{exercise}.py"))
+    assert all(result.passed for result in results), "\n".join(map(str, results))
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_starter_fails_with_a_message_for_every_check(exercise):
+    """The skeleton a learner starts from runs, and no check passes it by accident."""
+    results = run_checks(exercise, load(SOLUTIONS / f"{exercise}_starter.py"))
+    assert results and not any(result.passed for result in results)
+    assert all(result.message for result in results)
+
+
+@pytest.mark.parametrize("path", wrong_solutions(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_wrong_solution_fails_the_named_check(path: Path):
+    name = named_check(path)
+    results = {r.description: r for r in run_checks(path.parent.name, load(path))}
+    assert name in results, f"{path.name} names '{name}', which is not a check: {list(results)}"
+    failed = results[name]
+    assert not failed.passed, f"{path.name} should fail '{name}', but it passed"
+    message = failed.message
+    assert not message.startswith("raised "), f"a crash, not a diagnosis: {message}"
+    assert "expected" in message and ("got" in message or "measured" in message), message
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_every_check_is_tripped_by_some_wrong_solution(exercise):
+    tripped = {named_check(path) for path in (WRONG / exercise).glob("wrong_*.py")}
+    for item in checks_for(exercise):
+        if (exercise, item.description) in UNTESTED:
+            continue
+        assert item.description in tripped, f"no wrong solution fails '{item.description}'"
+
+
+def test_wrong_solutions_are_several_per_exercise():
+    for exercise in EXERCISES:
+        assert len(list((WRONG / exercise).glob("wrong_*.py"))) >= 3, exercise
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "engine.checker", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_cli_passes_a_reference_solution_with_exit_code_0():
+    done = run_cli("recompile_detective", "snippets/exercises/recompile_detective.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "9 passed, 0 failed"
+    assert all(line.startswith("PASS  ") for line in lines[:-1])
+
+
+def test_cli_names_the_failed_check_and_exits_1():
+    wrong = "tests/solutions/newton_sqrt/wrong_static_tol.py"
+    done = run_cli("newton_sqrt", wrong)
+    assert done.returncode == 1, done.stdout + done.stderr
+    failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL  ")]
+    assert len(failed) == 1 and failed[0].startswith(f"FAIL  {named_check(ROOT / wrong)}: ")
+    assert "expected no new compilation" in failed[0]
+    assert done.stdout.splitlines()[-1] == "5 passed, 1 failed"
+
+
+def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
+    assert run_cli().returncode == 2
+    missing = run_cli("tax_brackets", "no/such/file.py")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    unknown = run_cli("no_such_exercise", "snippets/exercises/tax_brackets.py")
+    assert unknown.returncode != 0 and "unknown exercise" in unknown.stderr
+    assert all(name in unknown.stderr for name in EXERCISES)

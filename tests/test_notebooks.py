@@ -1,0 +1,222 @@
+"""The downloadable notebooks: well formed, faithful to their page, and runnable top to bottom.
+
+Each notebook the build serves (``engine.notebooks.build_notebook``, the function the hook
+calls) is validated against the nbformat v4 schema and executed with nbclient in a kernel started
+from this venv, in an empty temporary folder and without the project on ``PYTHONPATH``: exactly
+what a learner who downloads the one file has. No cell may raise except the ❌ cells, which must
+raise the very error their page declares.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from engine.markers import ROOT, read_page
+from engine.notebooks import (
+    build_notebook,
+    bundled_files,
+    dumps,
+    notebook_uri,
+    page_to_notebook,
+    wants_notebook,
+)
+
+PAGES = sorted(
+    p.relative_to(ROOT).as_posix()
+    for p in (ROOT / "docs").rglob("*.md")
+    if wants_notebook(p.relative_to(ROOT).as_posix())
+)
+CELL_TIMEOUT = 600  # seconds; the slowest blocks on the site take well under a minute
+
+
+def test_chapter_pages_and_the_workbook_get_notebooks():
+    chapters = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/course").glob("*.md")}
+    assert chapters <= set(PAGES)
+    assert "docs/practice/exercises.md" in PAGES
+    assert not wants_notebook("docs/practice/quiz.md")
+    assert notebook_uri("docs/course/why-compile.md") == "course/why-compile.ipynb"
+
+
+def run_notebook(page_path: str, folder: Path) -> nbformat.NotebookNode:
+    notebook = nbformat.reads(dumps(build_notebook(page_path)), as_version=4)
+    nbformat.validate(notebook)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute(env=env)  # raises CellExecutionError on any unexpected error
+    return notebook
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path):
+    try:
+        notebook = run_notebook(page_path, tmp_path)
+    except CellExecutionError as error:
+        # A page's timing assert can lose once to a busy machine; a real break fails twice.
+        if "AssertionError" not in str(error):
+            raise
+        notebook = run_notebook(page_path, tmp_path)
+
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or "raises-exception" not in cell.metadata.get("tags", []):
+            continue
+        expected = cell.metadata["jitdocs"]["bad"].removeprefix("raises ")
+        errors = [out for out in cell.outputs if out.output_type == "error"]
+        assert errors, f"{page_path}: the ❌ cell did not raise {expected}:\n{cell.source}"
+        assert errors[0].ename == expected.rsplit(".", 1)[-1], (
+            f"{page_path}: expected {expected}, got {errors[0].ename}: {errors[0].evalue}"
+        )
+
+
+# ---------------------------------------------------------------- the conversion itself
+
+SAMPLE = """---
+description: A sample page.
+---
+
+# Sample page
+
+Intro with a [link](other-page.md#some-part) and an [anchor](#below).
+
+## A section { #below }
+<!-- badge: extra -->
+
+```python
+value = 2 + 3
+print(value)
+assert value == 5
+```
+
+<!-- bad: raises ZeroDivisionError -->
+```python
+1 / 0
+```
+
+<!-- good -->
+<!-- fact: Five is five. -->
+```python
+assert value == 5
+```
+
+!!! tip "Takeaway"
+    Short and **bold**.
+
+??? hint "A hint"
+    Think first.
+
+??? success "Reference solution"
+
+    <!-- snippet: helper -->
+
+    ```python
+    print(helper())
+    ```
+
+<!-- collapse-code -->
+```python
+from jitkit import count_compiles
+```
+
+```python
+>>> print(value * 2)
+10
+```
+"""
+
+
+@pytest.fixture
+def sample(tmp_path: Path):
+    (tmp_path / "docs" / "course").mkdir(parents=True)
+    (tmp_path / "docs" / "course" / "sample.md").write_text(SAMPLE, encoding="utf-8")
+    (tmp_path / "snippets" / "sample").mkdir(parents=True)
+    (tmp_path / "snippets" / "sample" / "helper.py").write_text(
+        "def helper():\n    return 'ok'\n", encoding="utf-8"
+    )
+    (tmp_path / "snippets" / "jitkit.py").write_text("count_compiles = None\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
+    page = read_page("docs/course/sample.md", sample)
+    outcomes = [
+        {"output": "", "error": None, "figures": [], "seconds": 0.0, "skipped": False}
+        for _ in page.blocks
+    ]
+    outcomes[0]["output"] = "5\n"
+    outcomes[1]["error"] = "ZeroDivisionError: division by zero"
+    text = (sample / "docs/course/sample.md").read_text(encoding="utf-8")
+    notebook = page_to_notebook(
+        page,
+        text,
+        outcomes=outcomes,
+        environment={"jax": "9.9", "jaxlib": "9.9", "python": "3.12", "device": "cpu"},
+        site_url="https://example.org/docs/",
+        files=bundled_files(page, sample),
+    )
+    nbformat.validate(nbformat.from_dict(notebook))
+    cells = notebook["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    prose = "\n\n".join(c["source"] for c in cells if c["cell_type"] == "markdown")
+
+    assert cells[0]["source"].startswith("# Sample page\n\n*A sample page.*")
+    assert "JAX 9.9" in cells[0]["source"]
+    assert "# Sample page" not in prose.split("\n", 1)[1]  # the H1 is not repeated
+    setup = code[0]["source"]
+    assert code[0]["metadata"]["tags"] == ["setup"] and "'snippets/jitkit.py'" in setup
+    assert "import jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n" in setup
+
+    # links point at the site; attribute lists and markers are gone
+    assert "(https://example.org/docs/course/other-page/#some-part)" in prose
+    assert "(https://example.org/docs/course/sample/#below)" in prose
+    assert "{ #below }" not in prose and "<!--" not in prose
+    assert "*Optional extra.*" in prose
+
+    first, bad, good = code[1], code[2], code[3]
+    assert first["outputs"] == [{"output_type": "stream", "name": "stdout", "text": "5\n"}]
+    assert bad["metadata"]["tags"] == ["raises-exception"]
+    assert bad["metadata"]["jitdocs"] == {"bad": "raises ZeroDivisionError"}
+    assert bad["outputs"][0]["ename"] == "ZeroDivisionError"
+    assert "tags" not in good["metadata"]
+    assert "❌ **Don't:**" in prose and "✅ **Do instead:**" in prose
+    assert "Five is five." in prose
+
+    # admonitions: a quote, a <details>; the reference solution moves to the appendix
+    assert "> **Takeaway**\n>\n> Short and **bold**." in prose
+    assert "<details><summary>A hint</summary>\n\nThink first.\n\n</details>" in prose
+    assert "Reference solution: in the appendix" in prose
+    helper_cell = next(c for c in code if c["source"].startswith("# snippets/sample/helper.py"))
+    assert cells.index(helper_cell) > cells.index(
+        next(c for c in cells if c["source"].startswith("## Appendix"))
+    )
+    assert any(c["source"] == "print(value * 2)" for c in code)  # the doctest, without prompts
+    assert next(c for c in code if "count_compiles" in c["source"] and c is not code[0])[
+        "metadata"
+    ]["jupyter"] == {"source_hidden": True}
+    assert [c["id"] for c in cells] == [f"cell-{n}" for n in range(1, len(cells) + 1)]
+
+
+def test_workbook_bundles_the_checker_and_the_checks_it_names():
+    files = bundled_files(read_page("docs/practice/exercises.md"))
+    assert {"engine/checker.py", "snippets/jitkit.py"} <= set(files)
+    for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
+        assert f"snippets/_checks/{exercise}.py" in files
+
+
+def test_notebook_text_is_stable_json():
+    notebook = build_notebook("docs/course/why-compile.md")
+    text = dumps(notebook)
+    assert json.loads(text) == notebook
+    assert dumps(build_notebook("docs/course/why-compile.md")) == text
