@@ -62,10 +62,35 @@ def serve(session: nox.Session) -> None:
     session.run("mkdocs", "serve", "--dev-addr", "127.0.0.1:8000", *session.posargs)
 
 
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; Playwright's own download fails here
+
+
+def ensure_chromium(session: nox.Session) -> None:
+    """Install Debian's chromium with apt when it is missing; fail clearly where that can't be."""
+    if CHROMIUM.is_file():
+        return
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        session.error(
+            f"The browser tests need Debian's chromium at {CHROMIUM}, and this session can "
+            "install it only as root on a Debian-like system. Run "
+            "`sudo apt-get update && sudo apt-get install -y chromium`, then try again."
+        )
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    session.run("apt-get", "update", external=True, env=env)
+    session.run("apt-get", "install", "-y", "chromium", external=True, env=env)
+    if not CHROMIUM.is_file():
+        session.error(f"apt-get installed chromium, but {CHROMIUM} is still missing")
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """Run the test suite: engine tests plus every example on every page (Sybil)."""
+    """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
+
+    tests/browser builds the site and drives Debian's chromium (installed with apt if missing):
+    console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
+    """
     install(session, "test")
+    ensure_chromium(session)
     session.run("pytest", *session.posargs)
 
 
@@ -143,3 +168,38 @@ def drift(session: nox.Session) -> None:
     session.install(*drift_requirements(wanted))
     label = " ".join(wanted) or "newest jax/jaxlib"
     session.run("python", "-m", "engine.drift", "--requirement", label, *rest)
+
+
+LIGHTHOUSE_VERSION = "12.2.3"
+
+
+@nox.session(python=PYTHON)
+def lighthouse(session: nox.Session) -> None:
+    """Benchmark, not a test: Lighthouse scores of three pages, desktop and mobile presets.
+
+    Installs lighthouse (npm, into .cache/lighthouse) and chromium (apt) when missing, builds the
+    site, serves it on 127.0.0.1 and prints the four category scores per page and preset.
+    Arguments go to tests/browser/bench_lighthouse.py, e.g. `-- --runs 3` or `-- track/`.
+    """
+    install(session, "docs")
+    ensure_chromium(session)
+    if shutil.which("npm") is None:
+        session.error("Lighthouse needs Node.js 18+ with npm (`apt-get install -y nodejs npm`).")
+    tools = ROOT / ".cache" / "lighthouse"
+    manifest = tools / "node_modules" / "lighthouse" / "package.json"
+    if not manifest.is_file() or f'"version": "{LIGHTHOUSE_VERSION}"' not in manifest.read_text():
+        tools.mkdir(parents=True, exist_ok=True)
+        if not (tools / "package.json").is_file():
+            (tools / "package.json").write_text('{"private": true}\n')
+        session.run(
+            "npm",
+            "install",
+            "--prefix",
+            str(tools),
+            "--save-exact",
+            "--no-audit",
+            "--no-fund",
+            f"lighthouse@{LIGHTHOUSE_VERSION}",
+            external=True,
+        )
+    session.run("python", "tests/browser/bench_lighthouse.py", *session.posargs)

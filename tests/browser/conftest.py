@@ -1,0 +1,156 @@
+"""The site in a real browser: build it once, serve it on 127.0.0.1, drive Debian's chromium.
+
+Every page that a test opens records its requests, console messages and failed loads. Requests to
+any host but 127.0.0.1/localhost are recorded and aborted (the site must work with no network),
+and the tests fail on them.
+
+Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from served_site import CHROMIUM, CHROMIUM_ARGS, build_site, page_urls, serve
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+DESKTOP = {"width": 1280, "height": 900}
+
+_site: Path | None = None
+
+
+def built_site() -> Path:
+    """The site under test, built on first use (at collection: the pages are the parameters)."""
+    global _site
+    if _site is None:
+        given = os.environ.get("JITDOCS_SITE_DIR")
+        if given:
+            _site = Path(given).resolve()
+        else:
+            folder = Path(tempfile.mkdtemp(prefix="jitdocs-site-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            _site = build_site(folder / "site")
+    return _site
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "url" in metafunc.fixturenames:
+        metafunc.parametrize("url", page_urls(built_site()), ids=lambda u: u or "home")
+    if "scheme" in metafunc.fixturenames:
+        metafunc.parametrize("scheme", ["light", "dark"])
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    return built_site()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir: Path):
+    with serve(site_dir) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (`apt-get install -y chromium`); "
+            "`nox -s tests` does it by itself when run as root.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Visit:
+    """A page with everything it did recorded."""
+
+    page: object
+    base_url: str
+    foreign: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def goto(self, url: str, expect_status: int = 200, idle: bool = True):
+        """Open a page; wait for its load event, and then (idle) for the network to go quiet."""
+        response = self.page.goto(self.base_url + url, wait_until="load")
+        assert response is not None and response.status == expect_status, (url, response)
+        if idle:
+            self.page.wait_for_load_state("networkidle")
+        return response
+
+    def scroll_through(self) -> None:
+        """Scroll to the bottom in screen-sized steps, so that lazy images load, and back."""
+        self.page.evaluate(
+            """async () => {
+                const step = Math.max(window.innerHeight - 100, 200);
+                for (let y = 0; y < document.body.scrollHeight; y += step) {
+                    window.scrollTo(0, y);
+                    await new Promise(r => requestAnimationFrame(() => setTimeout(r, 20)));
+                }
+                window.scrollTo(0, 0);
+            }"""
+        )
+        self.page.wait_for_load_state("networkidle")
+
+    def problems(self) -> list[str]:
+        return (
+            [f"request to another host: {u}" for u in self.foreign]
+            + [f"console error: {m}" for m in self.console_errors]
+            + [f"failed load: {f}" for f in self.failed]
+        )
+
+
+@pytest.fixture
+def open_page(browser, base_url):
+    """open_page(scheme="light", **context_options) -> Visit (fresh context, recording on)."""
+    contexts = []
+
+    def opener(scheme: str = "light", **options) -> Visit:
+        context = browser.new_context(color_scheme=scheme, viewport=DESKTOP, **options)
+        contexts.append(context)
+        page = context.new_page()
+        visit = Visit(page, base_url)
+
+        def route(route):
+            parts = urlsplit(route.request.url)
+            if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
+                visit.foreign.append(route.request.url)
+                route.abort("blockedbyclient")
+            else:
+                route.continue_()
+
+        context.route("**/*", route)
+        page.on("console", lambda m: m.type == "error" and visit.console_errors.append(m.text))
+        page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
+        page.on(
+            "response",
+            lambda r: r.status >= 400 and visit.failed.append(f"{r.status} {r.url}"),
+        )
+        page.on(
+            "requestfailed",
+            lambda r: (
+                urlsplit(r.url).hostname in LOCAL_HOSTS
+                and visit.failed.append(f"{r.failure} {r.url}")
+            ),
+        )
+        return visit
+
+    yield opener
+    for context in contexts:
+        context.close()

@@ -1,0 +1,119 @@
+"""Build the site and serve it on 127.0.0.1, as a plain static host would: for the browser tests
+(conftest.py) and the Lighthouse benchmark (bench_lighthouse.py).
+
+The site is built into a folder of its own, never into site/, which other commands rebuild at
+any moment. Page code comes from the engine's cache (.cache/jitdocs), so a warm build takes
+seconds; a cold one runs every page once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Debian's chromium package: the test tools' own browser downloads fail on these machines.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def build_site(destination: Path) -> Path:
+    """`mkdocs build` (strict, as configured) into ``destination``; fails with mkdocs' output."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # it makes every `import jax` ~3x slower
+    command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(destination)]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed:\n{done.stdout}\n{done.stderr}")
+    return destination
+
+
+class StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """Files from the site folder, text gzipped as any real static host sends it (Lighthouse
+    times the transfer); an unknown address gets the site's 404.html with status 404."""
+
+    COMPRESSIBLE: ClassVar[set[str]] = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt"}
+    _gzipped: ClassVar[dict[tuple[str, float], bytes]] = {}
+
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and urlsplit(self.path).path.endswith("/"):
+            path = path / "index.html"
+        wants_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (wants_gzip and path.is_file() and path.suffix in self.COMPRESSIBLE):
+            super().do_GET()
+            return
+        key = (str(path), path.stat().st_mtime)
+        if key not in self._gzipped:
+            self._gzipped[key] = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        body = self._gzipped[key]
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL (ending in /)."""
+    handler = functools.partial(StaticHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def page_urls(site: Path) -> list[str]:
+    """Site-relative URL of every HTML page in a built site (``about/x/``, ``404.html``...)."""
+    urls = []
+    for path in sorted(site.rglob("*.html")):
+        relative = path.relative_to(site)
+        if relative.parts[0] == "assets":
+            continue
+        if path.name == "index.html":
+            urls.append("".join(f"{part}/" for part in relative.parent.parts))
+        else:
+            urls.append(relative.as_posix())
+    return urls

@@ -1,0 +1,187 @@
+"""Every built page, as a reader's browser gets it: loads clean and offline, accessible (axe-core)
+in both colour schemes, with its charts, description, favicon, sitemap entry and 404 page."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+from served_site import ROOT, page_urls
+
+BLOCKING = {"serious", "critical"}
+
+
+def site_config() -> dict:
+    """mkdocs.yml, read as data (a tag such as !!python/name reads as None)."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def html_file(site_dir: Path, url: str) -> Path:
+    return site_dir / (url if url.endswith(".html") else f"{url}index.html")
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page, as (name, attributes)."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+    def find(self, tag_name: str, **wanted: str) -> list[dict]:
+        return [
+            attrs
+            for tag, attrs in self.tags
+            if tag == tag_name and all(attrs.get(k) == v for k, v in wanted.items())
+        ]
+
+
+# ---------------------------------------------------------------- in the browser
+
+
+def test_page_loads_clean_and_offline(open_page, url):
+    """No console error, no failed load, no request to any host but 127.0.0.1 (lazy images too)."""
+    visit = open_page()
+    visit.goto(url)
+    visit.scroll_through()
+    assert not visit.problems(), "\n".join(visit.problems())
+    assert visit.page.locator("h1").first.inner_text().strip()
+
+
+def test_axe_finds_no_serious_violation(open_page, url, scheme):
+    """axe-core, the whole page, light and dark: nothing of serious or critical impact."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    visit = open_page(scheme)
+    visit.goto(url)
+    expected = "slate" if scheme == "dark" else "default"
+    assert visit.page.get_attribute("body", "data-md-color-scheme") == expected
+    results = Axe().run(visit.page).response
+    found = [
+        f"{v['impact']} {v['id']}: {v['help']} at "
+        + ", ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:5])
+        for v in results["violations"]
+        if v["impact"] in BLOCKING
+    ]
+    assert not found, "\n".join(found)
+    assert not visit.problems(), "\n".join(visit.problems())
+
+
+def test_a_missing_page_gets_the_404_page(open_page):
+    visit = open_page()
+    response = visit.goto("no/such/page/", expect_status=404)
+    assert "text/html" in response.headers["content-type"]
+    page = visit.page
+    assert page.locator("h1").inner_text() == "Page not found"
+    # Its styles and scripts load from the site root whatever the address's depth.
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") in {
+        "sticky",
+        "fixed",
+    }
+    stray = [p for p in visit.problems() if "no/such/page" not in p and "404" not in p]
+    assert not stray, "\n".join(stray)
+    page.get_by_role("link", name="home page").click()
+    page.wait_for_load_state("load")
+    assert page.url == visit.base_url
+
+
+def test_the_favicon_is_served(open_page, site_dir):
+    visit = open_page()
+    visit.goto("")
+    href = visit.page.get_attribute("link[rel=icon]", "href")
+    assert href.endswith(".svg"), href
+    response = visit.page.request.get(visit.page.url + href)
+    assert response.status == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in response.body()
+
+
+# ---------------------------------------------------------------- in the built files
+
+
+def test_the_tests_visit_every_page_the_sources_define(site_dir):
+    """The pages these tests visit are the built HTML files: one per source page, plus 404."""
+
+    def url_of(source: Path) -> str:
+        parts = list(source.relative_to(ROOT / "docs").with_suffix("").parts)
+        if parts[-1] == "index":
+            parts.pop()
+        return "".join(f"{part}/" for part in parts)
+
+    markdown = {url_of(s) for s in (ROOT / "docs").rglob("*.md")}
+    notebooks = {url_of(s) for s in (ROOT / "docs").rglob("*.ipynb")}  # if rendered as pages
+    built = set(page_urls(site_dir))
+    assert markdown | {"404.html"} <= built
+    assert built <= markdown | notebooks | {"404.html"}
+
+
+def test_every_page_has_its_own_description(site_dir, url):
+    """A non-empty meta description on every page; content pages carry their own."""
+    tags = Tags(html_file(site_dir, url).read_text(encoding="utf-8"))
+    descriptions = [m["content"].strip() for m in tags.find("meta", name="description")]
+    assert len(descriptions) == 1 and descriptions[0], descriptions
+    if url != "404.html":
+        assert descriptions[0] != " ".join(site_config()["site_description"].split()), (
+            f"{url}: no `description:` in the page's front matter, so it shows the site's"
+        )
+
+
+def test_every_source_page_declares_a_description():
+    for source in sorted((ROOT / "docs").rglob("*.md")):
+        text = source.read_text(encoding="utf-8")
+        front = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
+        meta = yaml.safe_load(front[1]) if front else {}
+        assert str(meta.get("description") or "").strip(), f"{source}: no description"
+
+
+def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
+    """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
+    page_file = html_file(site_dir, url)
+    figures = [
+        attrs
+        for tag, attrs in Tags(page_file.read_text(encoding="utf-8")).tags
+        if tag == "img" and "jd-figure" in attrs.get("class", "").split()
+    ]
+    assert len(figures) % 2 == 0, figures
+    for light, dark in zip(figures[::2], figures[1::2], strict=True):
+        assert light["src"].endswith(".svg#only-light"), light["src"]
+        assert dark["src"].endswith(".svg#only-dark"), dark["src"]
+        assert light["alt"] == dark["alt"]
+        assert len(light["alt"].split()) >= 5, f"alt text too thin: {light['alt']!r}"
+        for image in (light, dark):
+            assert image.get("width", "").isdigit() and image.get("height", "").isdigit(), image
+            svg = (page_file.parent / image["src"].split("#")[0]).resolve()
+            assert svg.is_file() and svg.is_relative_to(site_dir.resolve()), svg
+            assert "<svg" in svg.read_text(encoding="utf-8")[:2000]
+        light_svg = (page_file.parent / light["src"].split("#")[0]).read_bytes()
+        dark_svg = (page_file.parent / dark["src"].split("#")[0]).read_bytes()
+        assert light_svg != dark_svg, "the dark rendering is the light one"
+
+
+def test_the_sitemap_lists_every_page_under_site_url(site_dir, base_url):
+    site_url = site_config()["site_url"].rstrip("/") + "/"
+    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    tree = ET.parse(site_dir / "sitemap.xml")
+    locations = [loc.text.strip() for loc in tree.getroot().findall("s:url/s:loc", namespace)]
+    assert all(loc.startswith(site_url) for loc in locations), locations
+    listed = {loc[len(site_url) :] for loc in locations}
+    assert listed == set(page_urls(site_dir)) - {"404.html"}
+    robots = (site_dir / "robots.txt").read_text(encoding="utf-8")
+    assert f"Sitemap: {site_url}sitemap.xml" in robots.splitlines()
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "robots.txt", "404.html"])
+def test_the_host_files_are_at_the_site_root(site_dir, name):
+    assert (site_dir / name).is_file()
