@@ -38,16 +38,21 @@ def pages() -> list:
     return [page for page in found if page.blocks]
 
 
+CLOSE_FIGURES = (
+    "if 'matplotlib.pyplot' in sys.modules:\n    sys.modules['matplotlib.pyplot'].close('all')"
+)
+
+
 def plain_script(page) -> str:
     """The page's code as one script: expected errors caught, nothing captured or rendered."""
-    lines = ["import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt", PRELUDE]
+    lines = ["import sys", PRELUDE]  # MPLBACKEND=Agg comes from child_environment()
     for block in page.blocks:
         if block.skip or block.is_doctest:
             continue
         body = f"exec(compile({block.source!r}, {block.filename!r}, 'exec'))"
         if block.bad and block.bad.mode == "raises":
             body = f"try:\n    {body}\nexcept Exception:\n    pass"
-        lines += [body, "plt.close('all')"]
+        lines += [body, CLOSE_FIGURES]
     return "\n".join(lines)
 
 
