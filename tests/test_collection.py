@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.sybil_setup import docs as docs_sybil
 from engine.markers import ROOT, page_slug
+from engine.sybil_setup import docs as docs_sybil
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
