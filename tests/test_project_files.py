@@ -252,3 +252,11 @@ def test_contributing_covers_the_newcomer_path():
 
 def test_paths_are_relative_to_the_project():
     assert Path(ROOT, "noxfile.py").is_file()
+
+
+def test_readme_images_exist():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
+    assert images, "the README shows the site"
+    for image in images:
+        assert (ROOT / image).is_file(), image
