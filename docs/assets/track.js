@@ -12,8 +12,8 @@
  * with a "scanViz" key); the widget reads them from that block. Only a learner's own typed
  * input is computed here, and the widget labels it as a simulation.
  *
- * Styles are injected from this file (see STYLE) so that the feature is one asset; they use
- * Material's CSS variables, so they follow the light and dark colour schemes.
+ * Its styles live in practice.css; they use Material's CSS variables, so they follow the light
+ * and dark colour schemes.
  */
 (function () {
   "use strict";
@@ -424,66 +424,15 @@
     });
   }
 
-  /* ------------------------------------------------------------------ styles and start-up */
+  /* ------------------------------------------------------------------ start-up */
 
-  var STYLE = [
-    ".track-meta { font-size: .75rem; color: var(--md-default-fg-color--light); }",
-    ".track-nav { display: flex; flex-wrap: wrap; gap: .6rem 1.2rem; align-items: center;",
-    "  margin: 2em 0 1em; padding-top: 1em; border-top: 1px solid var(--md-default-fg-color--lightest); }",
-    ".md-typeset button.track-done, .md-typeset button.track-reset, .scan-viz button {",
-    "  font: inherit; font-size: .7rem; cursor: pointer; border-radius: .2rem;",
-    "  padding: .3em .8em; border: 1px solid var(--md-typeset-a-color);",
-    "  color: var(--md-typeset-a-color); background: transparent; }",
-    ".md-typeset button.track-done[aria-pressed='true'], .scan-viz button[aria-pressed='true'] {",
-    "  color: var(--md-default-bg-color); background: var(--md-typeset-a-color); }",
-    ".md-typeset button:focus-visible, .scan-viz input:focus-visible {",
-    "  outline: 2px solid var(--md-accent-fg-color); outline-offset: 2px; }",
-    ".scan-viz button:disabled { opacity: .55; cursor: not-allowed; }",
-    ".track-status--done { font-weight: 700; }",
-    ".scan-viz { border: 1px solid var(--md-default-fg-color--lightest); border-radius: .2rem;",
-    "  padding: .8rem; margin: 1em 0; color: var(--md-default-fg-color); }",
-    ".scan-viz__group { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .4rem 0; }",
-    ".scan-viz__label { font-weight: 700; font-size: .7rem; margin-right: .2rem; }",
-    ".scan-viz__custom { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .4rem 0;",
-    "  font-size: .7rem; }",
-    ".scan-viz input { font: inherit; padding: .25em .5em; min-width: 12em; color: var(--md-default-fg-color);",
-    "  background: var(--md-default-bg-color); border: 1px solid var(--md-default-fg-color--light); border-radius: .2rem; }",
-    ".scan-viz__error { color: var(--md-default-fg-color); font-weight: 700; }",
-    ".scan-viz__source { font-size: .7rem; margin: .4rem 0; padding: .2em .5em; border-left: .2rem solid; }",
-    ".scan-viz__source[data-source='jax'] { border-color: #00a86b; }",
-    ".scan-viz__source[data-source='simulation'] { border-color: #e8a100; font-style: italic; }",
-    ".md-typeset pre.scan-viz__step { margin: .4rem 0; }",
-    ".md-typeset pre.scan-viz__step > code { font-size: .75rem; padding: .5em .8em; }",
-    ".scan-viz__scroll { overflow-x: auto; }",
-    ".md-typeset .scan-viz__table { display: table; font-size: .75rem; margin: .4rem 0;",
-    "  border-collapse: collapse; min-width: 60%; }",
-    ".md-typeset .scan-viz__table th, .md-typeset .scan-viz__table td { padding: .3em .9em;",
-    "  border-bottom: 1px solid var(--md-default-fg-color--lightest); }",
-    ".md-typeset .scan-viz__table thead th { text-align: right; vertical-align: bottom; }",
-    ".md-typeset .scan-viz__table thead th:first-child, .md-typeset .scan-viz__table tbody th { text-align: center; }",
-    ".md-typeset .scan-viz__table caption { font-size: .7rem; text-align: left; }",
-    ".md-typeset .scan-viz__table td { font-family: var(--md-code-font-family), monospace; text-align: right; }",
-    ".md-typeset .scan-viz__row--pending td:not([data-field='x']) { color: var(--md-default-fg-color--light); }",
-    ".md-typeset .scan-viz__row--current { background: var(--md-accent-fg-color--transparent);",
-    "  outline: 2px solid var(--md-accent-fg-color); outline-offset: -2px; }",
-    ".scan-viz__status { font-size: .75rem; min-height: 1.5em; margin: .4rem 0; }",
-    ".scan-viz__result { font-size: .75rem; font-family: var(--md-code-font-family), monospace; margin: .2rem 0; }",
-  ].join("\n");
 
-  function injectStyle() {
-    if (document.getElementById("jd-track-style")) return;
-    var style = document.createElement("style");
-    style.id = "jd-track-style";
-    style.textContent = STYLE;
-    document.head.appendChild(style);
-  }
 
   function each(selector, fn) {
     Array.prototype.forEach.call(document.querySelectorAll(selector), fn);
   }
 
   function start() {
-    injectStyle();
     initProgress();
     initScanWidgets();
   }
