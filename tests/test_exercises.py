@@ -130,3 +130,11 @@ def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
     unknown = run_cli("no_such_exercise", "snippets/exercises/tax_brackets.py")
     assert unknown.returncode != 0 and "unknown exercise" in unknown.stderr
     assert all(name in unknown.stderr for name in EXERCISES)
+
+
+def test_every_check_module_is_covered_by_these_tests():
+    """A checks module that no test list names would have no proof that its checks have teeth."""
+    from engine.checker import exercise_ids
+    from test_lessons import LESSONS
+
+    assert set(exercise_ids()) == set(EXERCISES) | {lesson.id for lesson in LESSONS}
