@@ -134,7 +134,8 @@ def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
 
 def test_every_check_module_is_covered_by_these_tests():
     """A checks module that no test list names would have no proof that its checks have teeth."""
-    from engine.checker import exercise_ids
     from test_lessons import LESSONS
+
+    from engine.checker import exercise_ids
 
     assert set(exercise_ids()) == set(EXERCISES) | {lesson.id for lesson in LESSONS}
