@@ -131,6 +131,16 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def stress(session: nox.Session) -> None:
+    """Run every page that times something 5x idle, beside CPU hogs and on one core; report margins.
+
+    Arguments go to tests/bench_stress.py, e.g. `-- --runs 2 docs/course/why-compile.md`.
+    """
+    install(session, "docs")
+    session.run("python", "tests/bench_stress.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def new(session: nox.Session) -> None:
     """Scaffold a page: `nox -s new -- <part>/<page-slug> "Title"` (page, first snippet, nav)."""
     if len(session.posargs) < 2:

@@ -36,6 +36,10 @@ log = logging.getLogger("mkdocs.jitdocs")
 class PageFailure(Exception):
     """A page's code failed; the message names the page, file and line."""
 
+    def __init__(self, message: str, timing_claims: list[dict] | None = None) -> None:
+        super().__init__(message)
+        self.timing_claims = timing_claims or []  # measured before the failure (nox -s stress)
+
 
 @dataclass
 class PageResult:
@@ -264,7 +268,7 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
         elif event == "done":
             outcomes.append(message["outcome"])
         elif event == "failed":
-            raise PageFailure(message["message"])
+            raise PageFailure(message["message"], message.get("timing_claims"))
         elif event == "environment":
             return outcomes, message["environment"]
 
@@ -291,4 +295,34 @@ def execute_pages(
             f"{seconds:6.1f} s"
         )
         results[page.path] = result
+    summary = timing_summary(results)
+    if summary:
+        report(summary)
     return results
+
+
+def claim_margin(claim: dict) -> float:
+    """Measured / required for a lower bound, required / measured for an upper one; the smaller."""
+    margins = []
+    if claim.get("at_least") is not None:
+        margins.append(claim["measured"] / claim["at_least"])
+    if claim.get("at_most") is not None:
+        margins.append(claim["at_most"] / claim["measured"] if claim["measured"] else float("inf"))
+    return min(margins)
+
+
+def timing_summary(results: dict[str, PageResult]) -> str | None:
+    """One line naming the thinnest timing claim, so a shrinking margin shows on every build."""
+    claims = [
+        claim
+        for result in results.values()
+        for outcome in result.outcomes
+        for claim in outcome.get("timing_claims", [])
+    ]
+    if not claims:
+        return None
+    thinnest = min(claims, key=claim_margin)
+    return (
+        f"jitdocs: timing claims: {len(claims)}, smallest margin {claim_margin(thinnest):.1f}x "
+        f"at {thinnest['where']} ({thinnest['label']}: measured {thinnest['measured']:.2f}x)"
+    )

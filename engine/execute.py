@@ -54,6 +54,7 @@ class Outcome:
     figures: list[Figure] = field(default_factory=list)
     seconds: float = 0.0
     skipped: bool = False
+    timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
 
 
 def new_namespace() -> dict:
@@ -67,10 +68,16 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
     if block.skip:
         return Outcome(skipped=True)
     buffer = io.StringIO()
+    drain_timing_claims(block)  # leftovers from a block that failed before its claims were read
     started = time.perf_counter()
     error, warned = _run_captured(block, namespace, buffer)
     outcome = Outcome(output=buffer.getvalue(), seconds=time.perf_counter() - started)
-    _check_contract(block, error, warned, outcome)
+    outcome.timing_claims = drain_timing_claims(block)
+    try:
+        _check_contract(block, error, warned, outcome)
+    except BlockFailure as failure:
+        failure.timing_claims = outcome.timing_claims  # the stress report needs failed runs too
+        raise
     outcome.figures = collect_figures(block)
     return outcome
 
@@ -196,6 +203,33 @@ def _unexpected(block: Block, error: BaseException) -> str:
     else:
         lead = f"{block.where}: unexpected exception in {block.filename}"
     return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
+
+
+def drain_timing_claims(block: Block) -> list[dict]:
+    """Take the timing claims jitkit recorded while ``block`` ran, located on the page."""
+    jitkit = sys.modules.get("jitkit")
+    if jitkit is None or not getattr(jitkit, "TIMING_CLAIMS", None):
+        return []
+    claims, jitkit.TIMING_CLAIMS[:] = list(jitkit.TIMING_CLAIMS), []
+    return [_claim_record(block, claim) for claim in claims]
+
+
+def _claim_record(block: Block, claim) -> dict:
+    if claim.filename == FENCE_FILENAME:
+        where = f"{block.filename}:{block.first_line + claim.line - 1}"
+    else:
+        path = Path(claim.filename).resolve()
+        root = Path(_ENGINE_DIR).parent
+        name = path.relative_to(root).as_posix() if path.is_relative_to(root) else claim.filename
+        where = f"{name}:{claim.line}"
+    return {
+        "label": claim.label,
+        "measured": claim.measured,
+        "at_least": claim.at_least,
+        "at_most": claim.at_most,
+        "where": where,
+        "page": block.filename,
+    }
 
 
 def _first_line(error: BaseException) -> str:

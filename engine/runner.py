@@ -55,7 +55,8 @@ def main() -> int:
         try:
             outcome = execute_block(block_from_dict(data), namespace)
         except BlockFailure as failure:
-            send(event="failed", index=index, message=str(failure))
+            claims = getattr(failure, "timing_claims", [])
+            send(event="failed", index=index, message=str(failure), timing_claims=claims)
             return 1
         send(event="done", index=index, outcome=dataclasses.asdict(outcome))
     send(event="environment", environment=environment())

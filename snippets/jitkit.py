@@ -3,7 +3,11 @@
 - ``count_compiles``: count real XLA compilations, per function, inside a ``with`` block.
 - ``time_it``: time a function honestly (warm-up, block on the whole result, median of runs).
 - ``assert_faster``: measure two functions side by side and assert one is faster, with retries.
+- ``claim_ratio``: assert a measured ratio lies in a required range, and record it.
 - ``show_error``: run code that must fail and print the error compactly.
+
+Every timing claim (``assert_faster``, ``claim_ratio``) is also recorded in ``TIMING_CLAIMS``, so
+the site's build can report each claim's margin and ``nox -s stress`` can test it under load.
 
 Only depends on JAX and the standard library.
 """
@@ -14,6 +18,7 @@ import contextlib
 import logging
 import re
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -22,7 +27,17 @@ from dataclasses import dataclass, field
 import jax
 from jax import monitoring
 
-__all__ = ["CompileCount", "Timing", "assert_faster", "count_compiles", "show_error", "time_it"]
+__all__ = [
+    "TIMING_CLAIMS",
+    "CompileCount",
+    "Timing",
+    "TimingClaim",
+    "assert_faster",
+    "claim_ratio",
+    "count_compiles",
+    "show_error",
+    "time_it",
+]
 
 # jax_log_compiles writes one line like this per real XLA compilation.
 _COMPILE_LINE = re.compile(r"^Finished XLA compilation of (?P<name>.+?) in [0-9.e-]+ sec")
@@ -153,6 +168,73 @@ def time_it(fn: Callable, *args: object, warmup: int = 1, runs: int = 7, number:
     return Timing(tuple(samples))
 
 
+@dataclass(frozen=True)
+class TimingClaim:
+    """One asserted timing ratio: what was compared, what was measured, what was required."""
+
+    label: str
+    measured: float
+    at_least: float | None = None
+    at_most: float | None = None
+    filename: str = ""  # where the claim was made: the caller of assert_faster / claim_ratio
+    line: int = 0
+
+    @property
+    def margin(self) -> float:
+        """How far the measurement is from failing: 2.0 means twice what was required."""
+        margins = []
+        if self.at_least is not None:
+            margins.append(self.measured / self.at_least)
+        if self.at_most is not None:
+            margins.append(self.at_most / self.measured if self.measured > 0 else float("inf"))
+        return min(margins)
+
+    @property
+    def holds(self) -> bool:
+        return self.margin >= 1.0
+
+    @property
+    def required(self) -> str:
+        if self.at_least is not None and self.at_most is not None:
+            return f"between {self.at_least:g}x and {self.at_most:g}x"
+        if self.at_least is not None:
+            return f"at least {self.at_least:g}x"
+        return f"at most {self.at_most:g}x"
+
+
+TIMING_CLAIMS: list[TimingClaim] = []  # every claim checked in this process, in order
+
+
+def _caller() -> tuple[str, int]:
+    """File and line of the first frame outside this module: where the claim was written."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame else ("?", 0)
+
+
+def _record(label: str, measured: float, at_least: float | None, at_most: float | None):
+    filename, line = _caller()
+    claim = TimingClaim(label, measured, at_least, at_most, filename, line)
+    TIMING_CLAIMS.append(claim)
+    return claim
+
+
+def claim_ratio(
+    label: str, measured: float, *, at_least: float | None = None, at_most: float | None = None
+) -> float:
+    """Assert ``at_least <= measured <= at_most`` for a ratio of timings; record it; return it.
+
+    >>> claim_ratio("first call vs cached call", 40.0, at_least=5)  # doctest: +SKIP
+    """
+    if at_least is None and at_most is None:
+        raise ValueError("claim_ratio needs at_least, at_most or both")
+    claim = _record(label, measured, at_least, at_most)
+    if not claim.holds:
+        raise AssertionError(f"{label}: measured {measured:.2f}x, required {claim.required}")
+    return measured
+
+
 def assert_faster(
     fast: Callable,
     slow: Callable,
@@ -161,23 +243,34 @@ def assert_faster(
     retries: int = 3,
     runs: int = 7,
     number: int = 1,
+    label: str | None = None,
 ) -> float:
     """Assert ``fast(*args)`` beats ``slow(*args)`` by ``min_ratio``; return the measured ratio.
 
     Both are timed side by side in each attempt. A busy machine can spoil one attempt, so we
     measure again up to ``retries`` times before failing with every measurement in the message.
+    The best attempt is recorded in ``TIMING_CLAIMS``.
     """
-    attempts = []
+    label = label or f"{_name(slow)} time / {_name(fast)} time"
+    attempts, best = [], 0.0
     for _ in range(retries):
         slow_t = time_it(slow, *args, runs=runs, number=number)
         fast_t = time_it(fast, *args, runs=runs, number=number)
         ratio = slow_t.median / fast_t.median
+        best = max(best, ratio)
         if ratio >= min_ratio:
-            return ratio
+            break
         attempts.append(f"slow {slow_t}, fast {fast_t}, ratio {ratio:.2f}")
-    raise AssertionError(
-        f"expected a speed-up of at least {min_ratio}x, measured: " + "; ".join(attempts)
-    )
+    _record(label, best, min_ratio, None)
+    if best < min_ratio:
+        raise AssertionError(
+            f"expected a speed-up of at least {min_ratio}x, measured: " + "; ".join(attempts)
+        )
+    return best
+
+
+def _name(fn: Callable) -> str:
+    return getattr(fn, "__name__", None) or type(fn).__name__
 
 
 @contextlib.contextmanager

@@ -296,3 +296,28 @@ def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
     modules = build.local_modules(["from engine.checker import checks_for"])
     assert "engine.checker" in modules
     assert any(name.startswith("snippets/_checks/") for name in modules)
+
+
+# ---------------------------------------------------------------- timing claims
+
+
+def test_timing_claims_come_back_with_their_page_line():
+    code = "from jitkit import claim_ratio\n\nclaim_ratio('x vs y', 8.0, at_least=2)"
+    demo = page("# Demo\n\nSome prose.\n\n" + fence(code))
+    result = run_page(demo)
+    (claim,) = result.outcomes[0]["timing_claims"]
+    assert claim["where"] == "docs/demo/test-page.md:8"  # the fence opens on line 5
+    assert (claim["label"], claim["measured"], claim["at_least"]) == ("x vs y", 8.0, 2)
+    summary = build.timing_summary({"p": result})
+    assert summary == (
+        "jitdocs: timing claims: 1, smallest margin 4.0x at docs/demo/test-page.md:8 "
+        "(x vs y: measured 8.00x)"
+    )
+
+
+def test_a_failed_timing_claim_travels_with_the_failure():
+    code = "from jitkit import claim_ratio\nclaim_ratio('x vs y', 1.5, at_least=2)"
+    with pytest.raises(PageFailure) as caught:
+        run_page(page("# Demo\n\n" + fence(code)))
+    (claim,) = caught.value.timing_claims
+    assert claim["measured"] == 1.5 and build.claim_margin(claim) == 0.75

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 import pytest
 
 import jitkit
-from jitkit import assert_faster, count_compiles, show_error, time_it
+from jitkit import assert_faster, claim_ratio, count_compiles, show_error, time_it
 
 
 def test_count_compiles_counts_each_function_and_shape():
@@ -93,3 +94,50 @@ def test_show_error_lets_other_errors_through():
     with pytest.raises(TypeError):  # noqa: SIM117
         with show_error(KeyError):
             raise TypeError("not the expected one")
+
+
+# ---------------------------------------------------------------- timing claims as data
+
+
+def test_claim_ratio_records_what_was_claimed_and_where():
+    jitkit.TIMING_CLAIMS.clear()
+    line = _line_of_next_statement()
+    assert claim_ratio("warm vs cold", 12.0, at_least=4) == 12.0
+    (claim,) = jitkit.TIMING_CLAIMS
+    assert (claim.label, claim.measured, claim.at_least, claim.at_most) == (
+        "warm vs cold",
+        12.0,
+        4,
+        None,
+    )
+    assert (Path(claim.filename).name, claim.line) == ("test_jitkit.py", line)
+    assert claim.margin == 3.0 and claim.required == "at least 4x"
+
+
+def test_claim_ratio_checks_both_ends_of_a_band():
+    jitkit.TIMING_CLAIMS.clear()
+    claim_ratio("a draw", 1.5, at_least=1 / 3, at_most=3)
+    with pytest.raises(AssertionError, match=r"a draw: measured 4.00x, required between 0.33"):
+        claim_ratio("a draw", 4.0, at_least=1 / 3, at_most=3)
+    margins = [claim.margin for claim in jitkit.TIMING_CLAIMS]
+    assert margins == [2.0, 0.75]  # the failed claim is recorded too, with its margin below 1
+    with pytest.raises(ValueError, match="needs at_least, at_most or both"):
+        claim_ratio("nothing required", 1.0)
+
+
+def test_assert_faster_records_its_best_attempt_with_a_label():
+    jitkit.TIMING_CLAIMS.clear()
+
+    def slow():
+        time.sleep(0.01)
+
+    ratio = assert_faster(lambda: None, slow, runs=3, min_ratio=2, label="sleep vs nothing")
+    (claim,) = jitkit.TIMING_CLAIMS
+    assert claim.label == "sleep vs nothing" and claim.measured == ratio and claim.at_least == 2
+    assert Path(claim.filename).name == "test_jitkit.py"
+
+
+def _line_of_next_statement() -> int:
+    import sys
+
+    return sys._getframe(1).f_lineno + 1

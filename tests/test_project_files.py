@@ -260,3 +260,30 @@ def test_readme_images_exist():
     assert images, "the README shows the site"
     for image in images:
         assert (ROOT / image).is_file(), image
+
+
+# `snippets/why_compile/chart.py` in backticks: a path in the repository, possibly with :line.
+NAMED_PATH = re.compile(r"`((?:snippets|engine|docs|tests)/[^`\s:]*)(?::\d+)?`")
+PLACEHOLDER = re.compile(r"[<>*{}]|\bNAME\b")  # `snippets/<page_slug>/NAME.py` is a pattern
+
+
+def named_paths(text: str) -> list[str]:
+    return [path for path in NAMED_PATH.findall(text) if not PLACEHOLDER.search(path)]
+
+
+def prose_files() -> list[Path]:
+    return [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+
+
+@pytest.mark.parametrize("document", prose_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_project_path_the_prose_names_exists(document):
+    missing = [
+        path for path in named_paths(document.read_text("utf-8")) if not (ROOT / path).exists()
+    ]
+    assert not missing, f"{document.relative_to(ROOT)} names paths that do not exist: {missing}"
+
+
+def test_the_path_guard_catches_a_missing_path_and_skips_patterns():
+    text = "see `snippets/why_compile/chart.py:12`, `snippets/<slug>/NAME.py` and `engine/nope.py`"
+    assert named_paths(text) == ["snippets/why_compile/chart.py", "engine/nope.py"]
+    assert not (ROOT / "engine/nope.py").exists()

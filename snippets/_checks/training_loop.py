@@ -118,7 +118,8 @@ def fori_is_faster(module):
     fori = _function(module, "fit_fori")
     loop = _function(module, "fit_python_loop")
     try:
-        assert_faster(fori, loop, W0, B0, X, Y, RATE, STEPS, min_ratio=MIN_SPEEDUP, runs=5)
+        assert_faster(fori, loop, W0, B0, X, Y, RATE, STEPS, min_ratio=MIN_SPEEDUP, runs=5,
+                      label="fit_python_loop / fit_fori")
     except AssertionError as error:
         raise AssertionError(
             f"fit_fori against fit_python_loop: {error} (one compiled loop should save "

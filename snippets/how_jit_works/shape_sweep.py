@@ -12,7 +12,6 @@ for n in sizes:
         first_ms.append((time.perf_counter() - start) * 1e3)
         cached_ms.append(time_it(mix_rows_jit, matrices[n], runs=5).median * 1e3)
     assert compiles("mix_rows") == 1  # one compilation per new shape, none for the repeats
-    assert first_ms[-1] > cached_ms[-1]  # the first call also paid for tracing and compiling
     print(f"{n:>3}x{n:<3}  first call {first_ms[-1]:7.2f} ms   cached call {cached_ms[-1]:7.2f} ms")
 
 with count_compiles() as compiles:
@@ -20,7 +19,9 @@ with count_compiles() as compiles:
         mix_rows_jit(matrices[n])
 assert compiles("mix_rows") == 0  # every shape has its own cache entry now
 overhead = [first / cached for first, cached in zip(first_ms, cached_ms, strict=True)]
-assert overhead[0] > 5 * overhead[-1]  # compiling weighs far more on the smallest shape
+# The first call also paid for tracing and compiling, and that weighs most on the smallest shape.
+claim_ratio(f"first / cached call, {sizes[-1]}x{sizes[-1]}", overhead[-1], at_least=1)
+claim_ratio("compile overhead, smallest over largest shape", overhead[0] / overhead[-1], at_least=5)
 
 fig, ax = plt.subplots(figsize=(6.4, 3.6))
 ax.plot(sizes, first_ms, marker="o", label="first call (trace + compile + run)")

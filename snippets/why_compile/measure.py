@@ -16,6 +16,8 @@ product_jit = jax.jit(product)
 with count_compiles() as eager_matmul:
     product(tall, wide)  # eager call
 assert eager_matmul.names == ["jit(matmul)"]  # a single XLA program, even without jax.jit
+jit_program = product_jit.lower(tall, wide).compile().as_text()
+assert jit_program.count(" dot(") == 1  # and jax.jit's program is that one product too
 
 
 def side_by_side(eager_fn, jit_fn, *args, rounds=3, runs=3):
@@ -31,19 +33,21 @@ timings = {}
 timings["ripple", "eager"], timings["ripple", "jit"] = side_by_side(ripple, ripple_jit, wave)
 
 # Claim 1, checked with retries: on the chain, jit wins by a wide margin.
-chain_gain = assert_faster(ripple_jit, ripple, wave, min_ratio=4, runs=9)
+chain_gain = assert_faster(
+    ripple_jit, ripple, wave, min_ratio=4, runs=9, label="eager / jit, 60-op chain"
+)
 
-# Claim 2: on the matmul it is roughly a tie (eager/jit between 0.5 and 2), with retries too.
+# Claim 2: on the matmul both run the same single product, so neither side wins by much. The
+# band is wide on purpose: it must hold on a busy machine too (retried on noise).
 for _ in range(3):
     eager_mm, jit_mm = side_by_side(product, product_jit, tall, wide)
     timings["matmul", "eager"], timings["matmul", "jit"] = eager_mm, jit_mm
     matmul_ratio = eager_mm.median / jit_mm.median
-    if 0.5 < matmul_ratio < 2.0:
+    if 1 / 3 < matmul_ratio < 3:
         break
-else:
-    raise AssertionError(f"matmul eager/jit ratio {matmul_ratio:.2f} is outside 0.5..2")
+claim_ratio("eager / jit, 1024x1024 matmul", matmul_ratio, at_least=1 / 3, at_most=3)
 
 for (task, mode), timing in timings.items():
     print(f"{task:6} {mode:5}: {timing}")
 print(f"ripple chain: jit {chain_gain:.1f}x faster (assert_faster, at least 4x required)")
-print(f"1024x1024 matmul: eager/jit time ratio {matmul_ratio:.2f} (asserted between 0.5 and 2)")
+print(f"1024x1024 matmul: eager/jit time ratio {matmul_ratio:.2f} (asserted between 1/3 and 3)")
