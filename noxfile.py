@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shutil
@@ -113,7 +114,28 @@ def lint(session: nox.Session) -> None:
         check=True,
     ).stdout.split("\0")
     files = [name for name in listed if name and (ROOT / name).is_file()]
-    session.run("pre-commit", "run", "--show-diff-on-failure", "--files", *files)
+    before = {name: (ROOT / name).read_bytes() for name in files}
+    session.log(f"pre-commit run --files <{len(files)} tracked or new files>")
+    try:
+        session.run("pre-commit", "run", "--files", *files, log=False)
+    finally:
+        show_hook_edits(before)
+
+
+def show_hook_edits(before: dict[str, bytes]) -> None:
+    """Print what the hooks changed, and only that: pre-commit's own --show-diff-on-failure
+    prints the whole uncommitted diff, which reads as if a hook had written the user's edits."""
+    for name, old in before.items():
+        new = (ROOT / name).read_bytes()
+        if new == old:
+            continue
+        diff = difflib.unified_diff(
+            old.decode("utf-8", "replace").splitlines(keepends=True),
+            new.decode("utf-8", "replace").splitlines(keepends=True),
+            f"a/{name} (before the hooks)",
+            f"b/{name} (after the hooks)",
+        )
+        print("".join(diff), end="")
 
 
 @nox.session(python=PYTHON)

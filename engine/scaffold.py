@@ -346,8 +346,7 @@ Edit next:
   3. Preview while you write:     nox -s serve
      Run just this page:          python -m engine.check {page}
      Test just this page:         nox -s tests -- {page}
-  4. Before the pull request:     nox -s lint tests docs
-     (and ../shared/tools/overlap if you worked from the reference notes)."""
+  4. Before the pull request:     nox -s lint tests docs"""
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

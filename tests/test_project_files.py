@@ -193,7 +193,8 @@ def test_pull_request_template_has_the_checklist():
     text = (ROOT / ".github" / "pull_request_template.md").read_text(encoding="utf-8")
     items = re.findall(r"^- \[ \] (.+)$", text, flags=re.MULTILINE)
     assert len(items) >= 6, items
-    for needed in ("nox -s lint", "nox -s tests", "nox -s docs", "assert", "alt text", "overlap"):
+    needed_items = ("nox -s lint", "nox -s tests", "nox -s docs", "assert", "alt text", "stress")
+    for needed in (*needed_items, "own words"):
         assert any(needed in item for item in items), f"checklist misses {needed!r}"
 
 
@@ -287,3 +288,46 @@ def test_the_path_guard_catches_a_missing_path_and_skips_patterns():
     text = "see `snippets/why_compile/chart.py:12`, `snippets/<slug>/NAME.py` and `engine/nope.py`"
     assert named_paths(text) == ["snippets/why_compile/chart.py", "engine/nope.py"]
     assert not (ROOT / "engine/nope.py").exists()
+
+
+def test_the_deployed_site_gets_the_real_pages_address():
+    """Canonical links, the sitemap and notebook links must not point at a placeholder host."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^site_url: !ENV \[SITE_URL, \"http://127\.0\.0\.1:8000/\"\]$", config, re.M)
+    steps = load_workflow("deploy.yml")["jobs"]["build"]["steps"]
+    pages = next(
+        i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/configure-pages")
+    )
+    build = next(i for i, s in enumerate(steps) if "nox -s docs" in s.get("run", ""))
+    assert pages < build, "configure-pages must run before the build to know the address"
+    step_id = steps[pages].get("id")
+    assert steps[build]["env"]["SITE_URL"] == f"${{{{ steps.{step_id}.outputs.base_url }}}}/"
+
+
+# Places a clone does not have: the workspace around the repository and its private notes.
+OUTSIDE = re.compile("|".join([r"\.\./" + "shared", "/" + "work/", "reference " + "notes"]))
+
+
+def tracked_text_files() -> list[Path]:
+    import subprocess
+
+    names = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
+    binary = {".png", ".ico", ".svg", ".lock"}
+    return [ROOT / n for n in names if n and (ROOT / n).is_file() and Path(n).suffix not in binary]
+
+
+def test_no_project_file_names_a_path_outside_the_repository():
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in tracked_text_files()
+        for number, line in enumerate(path.read_text("utf-8", "replace").splitlines(), 1)
+        if OUTSIDE.search(line)
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_outside_pattern_matches_what_it_guards_against():
+    assert OUTSIDE.search("run ../" + "shared/tools/overlap")
+    assert not OUTSIDE.search("see ../course/pitfalls.md")  # a link inside the docs is fine

@@ -3,6 +3,7 @@ in both colour schemes, with its charts, description, favicon, sitemap entry and
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -21,6 +22,11 @@ def site_config() -> dict:
     class Loader(yaml.SafeLoader):
         pass
 
+    def env_tag(loader, node):  # `!ENV [NAME, default]`, resolved as mkdocs resolves it
+        name, default = loader.construct_sequence(node)
+        return os.environ.get(name, default)
+
+    Loader.add_constructor("!ENV", env_tag)
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
