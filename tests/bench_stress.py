@@ -136,8 +136,8 @@ def report(table: dict, conditions, runs: int) -> float:
 def required(claim: dict) -> str:
     low, high = claim["at_least"], claim["at_most"]
     if low is not None and high is not None:
-        return f"{low:g}x..{high:g}x"
-    return f">= {low:g}x" if low is not None else f"<= {high:g}x"
+        return f"{low:.3g}x..{high:.3g}x"
+    return f">= {low:.3g}x" if low is not None else f"<= {high:.3g}x"
 
 
 def main() -> int:

@@ -42,11 +42,8 @@ eager_t, jit_t, matmul_t = (Timing(tuple(runs_of[name])) for name in candidates)
 for name, timing in (("eager", eager_t), ("jit", jit_t), ("matmul alone (jit)", matmul_t)):
     print(f"{name:>19}: {timing}  (median of 15 runs)")
 
-# The whole function: jit's gain is bounded, because the matmul's work stays.
-whole_gain = claim_ratio(
-    "eager / jit, matmul-heavy function", eager_t.median / jit_t.median, at_most=3
-)
-print(f"eager / jit on the whole function: {whole_gain:.2f}x (asserted: at most 3x)")
+whole_gain = eager_t.median / jit_t.median
+print(f"eager / jit on the whole function: {whole_gain:.2f}x")
 # The jitted function costs about what its matmul alone costs: that is the floor.
 floor_ratio = claim_ratio(
     "jit / matmul alone", jit_t.median / matmul_t.median, at_least=1 / 2, at_most=3
@@ -58,3 +55,5 @@ tail_speedup = assert_faster(
     jax.jit(tail_only), tail_only, product, min_ratio=2.0, runs=15, label="eager / jit, tail"
 )
 print(f"jit speed-up on the elementwise tail alone: {tail_speedup:.1f}x (asserted: at least 2x)")
+# The tail gains far more than the whole function, whose matmul jit cannot shrink.
+claim_ratio("tail speed-up / whole-function speed-up", tail_speedup / whole_gain, at_least=2)

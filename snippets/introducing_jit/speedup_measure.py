@@ -40,7 +40,7 @@ assert eager_programs.names == ["jit(matmul)"]  # eager mode already runs one co
 for _attempt in range(3):
     eager_s, jit_s = eager_and_jit_medians(one_matmul, left, right)
     matmul_ratio = eager_s / jit_s
-    if 1 / 3 < matmul_ratio < 3:
+    if 2 / 3 < matmul_ratio < 3 / 2:  # a skewed measurement: measure again
         break
 claim_ratio("eager / jit, 1024x1024 matmul", matmul_ratio, at_least=1 / 3, at_most=3)
 print(f"one big matmul: eager {eager_s * 1e3:.1f} ms, jit {jit_s * 1e3:.1f} ms", end=" ")

@@ -12,7 +12,7 @@ for size in sizes:
     print(f"{size:>9,} elements: pieces {pieces_time}, whole {whole_time}, ratio {ratios[-1]:.1f}")
 
 # The ratio shrinks as the work per call grows (asserted with a wide margin, retried on noise).
-claim_ratio("pieces/whole ratio: 16 elements over 1M elements", ratios[0] / ratios[-1], at_least=3)
+claim_ratio("pieces/whole ratio: 16 elements over 1M elements", ratios[0] / ratios[-1], at_least=2)
 
 # Asynchronous dispatch, shown without a stopwatch: on a million elements Python finishes
 # queuing all 20 pieces before the device has finished computing them.
