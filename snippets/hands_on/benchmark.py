@@ -46,9 +46,9 @@ whole_gain = eager_t.median / jit_t.median
 print(f"eager / jit on the whole function: {whole_gain:.2f}x")
 # The jitted function costs about what its matmul alone costs: that is the floor.
 floor_ratio = claim_ratio(
-    "jit / matmul alone", jit_t.median / matmul_t.median, at_least=1 / 2, at_most=3
+    "jit / matmul alone", jit_t.median / matmul_t.median, at_least=1 / 3, at_most=3
 )
-print(f"jitted function / its matmul alone: {floor_ratio:.2f} (asserted: between 0.5 and 3)")
+print(f"jitted function / its matmul alone: {floor_ratio:.2f} (asserted: between 1/3 and 3)")
 
 product = matmul_jit(left, right)
 tail_speedup = assert_faster(
