@@ -6,7 +6,9 @@ guesses agree to ``tol``, and stop after a capped number of steps even when they
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import itertools
 import sys
 import threading
 from pathlib import Path
@@ -21,7 +23,11 @@ from engine.checker import check
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 from jitkit import count_compiles
 
-CAP_SECONDS = 5.0  # a capped loop on this tiny input takes well under a second, even run eagerly
+# An uncapped loop is caught by counting its steps, not by a clock, so a busy machine cannot fail
+# a correct solution. STEP_LIMIT is far above any sensible cap; the clock is only a backstop for
+# code the step counter cannot see (a while_loop imported under another name).
+STEP_LIMIT = 5_000
+CAP_SECONDS = 120.0
 
 
 def _function(module):
@@ -138,16 +144,41 @@ def _finishes_within(seconds, call):
     return True, result
 
 
+@contextlib.contextmanager
+def _counted_while_loops(limit):
+    """Make ``lax.while_loop`` raise _TooSlow once its condition has run ``limit`` times.
+
+    Under jax.disable_jit the loop is a Python loop that calls the condition each step.
+    """
+    original = jax.lax.while_loop
+
+    def counted(cond_fun, body_fun, init_val):
+        calls = itertools.count(1)
+
+        def cond(value):
+            if next(calls) > limit:
+                raise _TooSlow()
+            return cond_fun(value)
+
+        return original(cond, body_fun, init_val)
+
+    jax.lax.while_loop = counted
+    try:
+        yield
+    finally:
+        jax.lax.while_loop = original
+
+
 @check("stops after a capped number of steps when the tolerance can never be met (tol=-1)")
 def loop_is_capped(module):
     fn = _function(module)
     # Run the loop eagerly (jax.disable_jit makes lax.while_loop a Python loop), so that a
     # loop without a cap can be interrupted instead of spinning forever in compiled code.
-    with jax.disable_jit():
+    with jax.disable_jit(), _counted_while_loops(STEP_LIMIT):
         finished, out = _finishes_within(CAP_SECONDS, lambda: _call(fn, 2.0, -1.0))
     assert finished, (
         f"expected newton_sqrt(2.0, tol=-1.0) to stop (no step can get closer than -1), got "
-        f"no result after {CAP_SECONDS:g} s: add a step limit to the loop's condition"
+        f"no result after {STEP_LIMIT:,} steps: add a step limit to the loop's condition"
     )
     root, steps = out
     assert int(steps) >= 1 and np.isclose(root, np.sqrt(2.0), rtol=1e-5), (
