@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from find_browser import ENABLE_HINT
 from served_site import CHROMIUM, CHROMIUM_ARGS, ROOT, build_site, serve
 
 LIGHTHOUSE_VERSION = "12.2.3"
@@ -97,8 +98,8 @@ def main() -> int:
         sys.exit(
             f"needs lighthouse {LIGHTHOUSE_VERSION} in {TOOLS}: `nox -s lighthouse` installs it"
         )
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"needs Debian's chromium at {CHROMIUM} (`apt-get install -y chromium`)")
+    if CHROMIUM is None:
+        sys.exit(f"needs a Chromium-family browser: {ENABLE_HINT}")
 
     with tempfile.TemporaryDirectory(prefix="jitdocs-lighthouse-") as scratch:
         site = args.site or build_site(Path(scratch) / "site")

@@ -21,10 +21,13 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from find_browser import find_chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 
-# Debian's chromium package: the test tools' own browser downloads fail on these machines.
-CHROMIUM = "/usr/bin/chromium"
+# Any Chromium-family browser (Debian's package here: test tools' own downloads fail on these
+# machines); None when there is none, and the browser tests then say so.
+CHROMIUM = find_chromium()
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
