@@ -111,6 +111,34 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def page(session: nox.Session) -> None:
+    """Run one page as the build does, then its examples and notebook as tests:
+    `nox -s page -- docs/<part>/<page-slug>.md` (several pages may follow; cached runs are quick).
+    """
+    pages = [arg for arg in session.posargs if arg.endswith(".md")]
+    if not pages:
+        session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
+    install(session, "test")
+    session.run("python", "-m", "engine.check", *pages)  # outputs, markers, contracts, cache
+    with_notebook = session.run(
+        "python", "-c", NOTEBOOK_PAGES_SCRIPT, *pages, silent=True, log=False
+    ).split()
+    notebook_tests = [
+        f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{p}]" for p in with_notebook
+    ]
+    session.run("pytest", "-q", *pages, *notebook_tests)
+    urls = " or ".join(p.removeprefix("docs/").removesuffix(".md") for p in pages)
+    session.log(f"Browser tests covering it: nox -s tests -- tests/browser -k '{urls}'")
+
+
+# Prints which of the given pages get a downloadable notebook (run inside the session's venv).
+NOTEBOOK_PAGES_SCRIPT = (
+    "import sys; from engine.notebooks import wants_notebook; "
+    "print(' '.join(p for p in sys.argv[1:] if wants_notebook(p)))"
+)
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """pre-commit on every tracked or new file: ruff, codespell, whitespace, validate-pyproject.
 
