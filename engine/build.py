@@ -169,9 +169,8 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
             raise ValueError("checksum mismatch")
         result = PageResult(**entry["result"])
     except (ValueError, KeyError, TypeError) as error:
-        log.warning(
-            "jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path
-        )
+        # INFO, not WARNING: the page simply runs again, and --strict fails on any warning.
+        log.info("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
         return None
     result.cached = True
     return result

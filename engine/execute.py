@@ -77,7 +77,7 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
 
 def _run_captured(
     block: Block, namespace: dict, buffer: io.StringIO
-) -> tuple[Exception | None, list[str]]:
+) -> tuple[BaseException | None, list[str]]:
     """Run the code with stdout, stderr and warnings going to ``buffer``.
 
     Returns what it raised (or None) and the names of the warning categories it emitted.
@@ -104,7 +104,7 @@ def _run_captured(
                 f"{block.where}: block did not finish within {block.timeout:g} s "
                 "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
             ) from error
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # sys.exit() ends the block, not the page
             return error, seen_warnings
     return None, seen_warnings
 
@@ -159,7 +159,7 @@ def _time_limit(block: Block):
 
 
 def _check_contract(
-    block: Block, error: Exception | None, warned: list[str], outcome: Outcome
+    block: Block, error: BaseException | None, warned: list[str], outcome: Outcome
 ) -> None:
     expect = block.bad
     if expect is None or expect.mode == "asserts":
@@ -183,7 +183,8 @@ def _check_contract(
     if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
         raise BlockFailure(
             f"{block.where}: the ❌ block should raise {expect.name}, but it raised "
-            f"{type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
+            f"{type(error).__name__}: {_first_line(_on_page(block, error))}\n"
+            f"{_frames(block, error)}"
         )
     outcome.error = f"{type(error).__name__}: {str(error).strip()}"
 
@@ -195,12 +196,23 @@ def _unexpected(block: Block, error: BaseException) -> str:
         lead = f"{block.where}: the fact '{block.fact}' no longer holds (did JAX change?)"
     else:
         lead = f"{block.where}: unexpected exception in {block.filename}"
-    return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
+    shown = _on_page(block, error)
+    return f"{lead}: {type(error).__name__}: {_first_line(shown)}\n{_frames(block, error)}"
 
 
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else ""
+
+
+def _on_page(block: Block, error: BaseException) -> BaseException:
+    """A SyntaxError in fenced code located on the page instead of at ``<example>``."""
+    if not isinstance(error, SyntaxError) or error.filename != FENCE_FILENAME or not error.lineno:
+        return error
+    line = block.first_line + error.lineno - 1
+    end = block.first_line + error.end_lineno - 1 if error.end_lineno else None
+    details = (block.filename, line, error.offset, error.text, end, error.end_offset)
+    return type(error)(error.msg, details)
 
 
 def _frames(block: Block, error: BaseException) -> str:
@@ -216,7 +228,8 @@ def _frames(block: Block, error: BaseException) -> str:
         frames.append(frame)
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames[-TRACEBACK_FRAMES:])
-    lines += traceback.format_exception_only(type(error), error)
+    shown = _on_page(block, error)
+    lines += traceback.format_exception_only(type(shown), shown)
     return "".join(lines).rstrip()
 
 

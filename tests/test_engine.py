@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import textwrap
 
 import pytest
@@ -296,3 +297,39 @@ def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
     modules = build.local_modules(["from engine.checker import checks_for"])
     assert "engine.checker" in modules
     assert any(name.startswith("snippets/_checks/") for name in modules)
+
+
+# ---------------------------------------------------------------- defects found by fault injection
+
+
+def test_syntax_error_names_the_page_line_not_example():
+    demo = page("# Demo\n\n" + fence("x = 1\nprint(x))"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert "<example>" not in message
+    assert message.startswith("docs/demo/test-page.md:3: unexpected exception")
+    assert "SyntaxError: unmatched ')' (test-page.md, line 5)" in message
+    assert 'File "docs/demo/test-page.md", line 5' in message
+
+
+def test_sys_exit_in_a_block_names_the_block():
+    demo = page("# Demo\n\n" + fence("print('ran')") + "\n" + fence("import sys\nsys.exit()"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:7: unexpected exception")
+    assert "SystemExit" in message and "exited" not in message
+
+
+def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
+    """mkdocs --strict fails on any WARNING; a corrupt entry that simply runs again is no fault."""
+    demo = page(fence("print('hello')"))
+    execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    entry = next(tmp_path.glob("*.json"))
+    entry.write_text(entry.read_text()[:40])
+    with caplog.at_level("DEBUG", logger="mkdocs.jitdocs"):
+        results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    assert results[demo.path].outcomes[0]["output"] == "hello\n"
+    notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
+    assert notes and all(r.levelno < logging.WARNING for r in notes)
