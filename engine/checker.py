@@ -24,6 +24,10 @@ CHECKS_DIR = SNIPPETS / "_checks"
 KEY_INPUTS = ("snippets/_checks/*.py",)
 
 
+class CheckError(Exception):
+    """The checks cannot run (unknown exercise, no checks, not a Python file); ``main`` exits 2."""
+
+
 @dataclass(frozen=True)
 class Check:
     description: str
@@ -62,7 +66,7 @@ def checks_for(exercise_id: str) -> list[Check]:
     path = CHECKS_DIR / f"{exercise_id}.py"
     if not path.is_file():
         known = ", ".join(exercise_ids()) or "none"
-        raise SystemExit(f"unknown exercise '{exercise_id}' (known: {known})")
+        raise CheckError(f"unknown exercise '{exercise_id}' (known: {known})")
     module = load_module(path, f"_checks_{exercise_id}")
     found = [
         Check(value.check_description, value)
@@ -70,14 +74,14 @@ def checks_for(exercise_id: str) -> list[Check]:
         if callable(value) and hasattr(value, "check_description")
     ]
     if not found:
-        raise SystemExit(f"{path}: no @check functions")
+        raise CheckError(f"{path}: no @check functions")
     return found
 
 
 def load_module(path: Path, name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python file")
+        raise CheckError(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -117,7 +121,11 @@ def main(argv: list[str]) -> int:
         what = f"{type(error).__name__}: {error}"
         print(f"error: importing {solution_path} failed: {what}", file=sys.stderr)
         return 1
-    results = run_checks(exercise_id, solution)
+    try:
+        results = run_checks(exercise_id, solution)
+    except CheckError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     for result in results:
         print(result)
     failed = sum(not r.passed for r in results)

@@ -139,3 +139,17 @@ def test_every_check_module_is_covered_by_these_tests():
     from engine.checker import exercise_ids
 
     assert set(exercise_ids()) == set(EXERCISES) | {lesson.id for lesson in LESSONS}
+
+
+def test_library_errors_are_exceptions_that_main_maps_to_exit_2(tmp_path):
+    """Library code must not end the caller's process: a page or a test calls checks_for too."""
+    from engine.checker import CheckError
+
+    with pytest.raises(CheckError, match="unknown exercise 'no_such_exercise'"):
+        checks_for("no_such_exercise")
+    not_python = tmp_path / "notes.txt"
+    not_python.write_text("x = 1\n")
+    with pytest.raises(CheckError, match="not a Python file"):
+        load_module(not_python, "_notes")
+    unknown = run_cli("no_such_exercise", "snippets/exercises/tax_brackets.py")
+    assert unknown.returncode == 2 and "error: unknown exercise" in unknown.stderr
