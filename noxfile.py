@@ -120,7 +120,7 @@ def lint(session: nox.Session) -> None:
 def check(session: nox.Session) -> None:
     """Check your solution to an exercise: `nox -s check -- <exercise-id> <file.py>`."""
     install(session, "docs")
-    session.run("python", "-m", "engine.checker", *session.posargs)
+    session.run("python", "-m", "engine.check_solution", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -95,7 +95,7 @@ def local_modules(sources: list[str], search: tuple[Path, ...] = (SNIPPETS, ROOT
 
 
 def _module_file(dotted: str, search: tuple[Path, ...]) -> Path | None:
-    """``jitkit`` -> snippets/jitkit.py, ``engine.checker`` -> engine/checker.py, else None."""
+    """``jitkit`` -> snippets/jitkit.py, ``engine.drift`` -> engine/drift.py, else None."""
     relative = Path(*dotted.split("."))
     for folder in search:
         for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):

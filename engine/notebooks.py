@@ -80,7 +80,7 @@ def page_url(page_path: str) -> str:
 def bundled_files(page: Page, root: Path = ROOT) -> dict[str, str]:
     """Project files (path relative to ``root`` -> text) the page's code imports, recursively.
 
-    ``engine.checker`` loads checks by path, so when it is imported the checks of every
+    ``engine.check_solution`` loads checks by path, so when it is imported the checks of every
     exercise id the page's code names in a string (``self_check("tax_brackets")``) come along.
     """
     found: dict[str, str] = {}
@@ -95,7 +95,7 @@ def bundled_files(page: Page, root: Path = ROOT) -> dict[str, str]:
 
     sources = [block.source for block in page.blocks]
     add(sources)
-    if "engine/checker.py" in found:
+    if "engine/check_solution.py" in found:
         checks_dir = root / "snippets" / "_checks"
         named = set().union(*(_string_constants(source) for source in sources))
         for word in sorted(named):

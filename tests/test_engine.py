@@ -294,8 +294,8 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = build.local_modules(["from engine.checker import checks_for"])
-    assert "engine.checker" in modules
+    modules = build.local_modules(["from engine.check_solution import checks_for"])
+    assert "engine.check_solution" in modules
     assert any(name.startswith("snippets/_checks/") for name in modules)
 
 

@@ -210,7 +210,7 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
 
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
     files = bundled_files(read_page("docs/practice/exercises.md"))
-    assert {"engine/checker.py", "snippets/jitkit.py"} <= set(files)
+    assert {"engine/check_solution.py", "snippets/jitkit.py"} <= set(files)
     for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
         assert f"snippets/_checks/{exercise}.py" in files
 

@@ -239,7 +239,7 @@ def test_contributing_covers_the_newcomer_path():
         "docs/about/conventions.md",
         "nox -s new --",
         "nox -s serve",
-        "python -m engine.check",
+        "python -m engine.page_outputs",
         "nox -s tests -- docs/",
         "fig.set_label",
         "<!-- bad: raises",
@@ -260,3 +260,23 @@ def test_readme_images_exist():
     assert images, "the README shows the site"
     for image in images:
         assert (ROOT / image).is_file(), image
+
+
+def test_engine_module_names_cannot_be_mistaken_for_each_other():
+    """`engine/check.py` beside `engine/checker.py` sent readers to the wrong one."""
+    names = sorted(path.stem for path in (ROOT / "engine").glob("*.py") if path.stem != "__init__")
+    for name in names:
+        clashes = [other for other in names if other != name and other.startswith(name)]
+        assert not clashes, f"engine/{name}.py is a prefix of {clashes}: name what each does"
+
+
+def test_every_engine_command_in_the_docs_exists():
+    commands = set()
+    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/scaffold.py"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        commands |= set(re.findall(r"-m[\"', ]+engine\.(\w+)", text))
+    assert {"page_outputs", "check_solution", "drift", "scaffold"} <= commands
+    for name in commands:
+        assert (ROOT / "engine" / f"{name}.py").is_file(), (
+            f"python -m engine.{name}: no such module"
+        )

@@ -1,6 +1,6 @@
 """Run one page's code the way the build does and print each block's output.
 
-python -m engine.check docs/course/why-compile.md [--fresh]
+python -m engine.page_outputs docs/course/why-compile.md [--fresh]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Check a learner's solution to an exercise or lesson: one line per check, non-zero on failure.
 
     nox -s check -- <exercise-id> <path/to/solution.py>
-    python -m engine.checker <exercise-id> <path/to/solution.py>
+    python -m engine.check_solution <exercise-id> <path/to/solution.py>
 
 The checks for exercise ``ID`` live in ``snippets/_checks/ID.py``: functions decorated with
 ``@check("what it verifies")`` that take the learner's module and raise AssertionError with a
