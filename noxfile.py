@@ -39,8 +39,13 @@ PYTHON = find_python()
 
 
 def install(session: nox.Session, *groups: str) -> None:
-    """Install the locked dependency groups (uv.lock) into the session's venv."""
-    args = ["uv", "sync", "--frozen", "--no-default-groups"]
+    """Install the locked dependency groups (uv.lock) into the session's venv.
+
+    `--frozen` trusts uv.lock as it is; on CI, `--locked` also fails when uv.lock no longer
+    matches pyproject.toml (a dependency changed without `uv lock`).
+    """
+    frozen = "--locked" if os.environ.get("CI") else "--frozen"
+    args = ["uv", "sync", frozen, "--no-default-groups"]
     for group in groups:
         args += ["--group", group]
     session.run_install(*args, env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location})
@@ -101,6 +106,7 @@ def lint(session: nox.Session) -> None:
     `nox -s lint -- <pre-commit run arguments>` runs something else: `-- codespell --all-files`.
     """
     install(session, "lint")
+    session.run("uv", "lock", "--check")  # fails when uv.lock is stale against pyproject.toml
     if session.posargs:
         session.run("pre-commit", "run", *session.posargs)
         return

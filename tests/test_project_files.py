@@ -223,14 +223,30 @@ def test_pre_commit_hooks_are_local_and_pinned():
         )
 
 
-def test_lint_session_runs_pre_commit():
+def nox_function(name: str) -> str:
     source = (ROOT / "noxfile.py").read_text(encoding="utf-8")
-    lint = next(
+    found = next(
         node
         for node in ast.parse(source).body
-        if isinstance(node, ast.FunctionDef) and node.name == "lint"
+        if isinstance(node, ast.FunctionDef) and node.name == name
     )
-    assert '"pre-commit"' in ast.get_source_segment(source, lint)
+    return ast.get_source_segment(source, found)
+
+
+def test_lint_session_runs_pre_commit():
+    assert '"pre-commit"' in nox_function("lint")
+
+
+def test_a_stale_lock_fails_lint_and_ci():
+    """`uv sync --frozen` alone never compares uv.lock with pyproject.toml."""
+    assert '"uv", "lock", "--check"' in nox_function("lint")
+    assert '"--locked" if os.environ.get("CI")' in nox_function("install")
+
+
+def test_pytest_rejects_unknown_config_keys():
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = options["tool"]["pytest"]["ini_options"]["addopts"]
+    assert "--strict-config" in addopts and "--strict-markers" in addopts
 
 
 def test_contributing_covers_the_newcomer_path():
