@@ -21,28 +21,26 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from engine import results
+from engine.execute import TIMEOUT_ADVICE
 from engine.markers import ROOT, SNIPPETS, Page
+from engine.results import Failure, Outcome, PageResult
 
 CACHE_DIR = ROOT / ".cache" / "jitdocs"
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-ENGINE_FILES = ("markers.py", "execute.py", "runner.py")
+ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py")
 log = logging.getLogger("mkdocs.jitdocs")
 
 
 class PageFailure(Exception):
-    """A page's code failed; the message names the page, file and line."""
+    """A page's code failed: ``failure`` says how; the message names the page, file and line."""
 
-
-@dataclass
-class PageResult:
-    outcomes: list[dict]
-    environment: dict
-    cached: bool = False
-    seconds: float = 0.0
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
 
 
 # ---------------------------------------------------------------- cache key
@@ -152,13 +150,13 @@ def _checksum(result: dict) -> str:
     return hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
 
 
-def _entry_path(page: Page, cache_dir: Path) -> Path:
+def entry_path(page: Page, cache_dir: Path) -> Path:
     return cache_dir / f"{page.path.replace('/', '__')}.json"
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:
     """The stored result for ``key``, or None; a corrupt entry is reported and ignored."""
-    path = _entry_path(page, cache_dir)
+    path = entry_path(page, cache_dir)
     if not path.is_file():
         return None
     try:
@@ -167,7 +165,7 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
             return None
         if entry["checksum"] != _checksum(entry["result"]):
             raise ValueError("checksum mismatch")
-        result = PageResult(**entry["result"])
+        result = PageResult.from_dict(entry["result"])
     except (ValueError, KeyError, TypeError) as error:
         # INFO, not WARNING: the page simply runs again, and --strict fails on any warning.
         log.info("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
@@ -178,9 +176,9 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
 
 def store(page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR) -> None:
     cache_dir.mkdir(parents=True, exist_ok=True)
-    data = dataclasses.asdict(result)
+    data = result.to_dict()
     entry = {"key": key, "result": data, "checksum": _checksum(data)}
-    path = _entry_path(page, cache_dir)
+    path = entry_path(page, cache_dir)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(entry), encoding="utf-8")
     os.replace(tmp, path)  # atomic: a killed build never leaves half an entry behind
@@ -234,26 +232,21 @@ def _pump(stream, sink) -> None:
         sink.put(None)
 
 
-def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[dict], dict]:
-    outcomes: list[dict] = []
+def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[Outcome], dict]:
+    outcomes: list[Outcome] = []
     current, limit = None, STARTUP_SECONDS
     deadline = time.monotonic() + limit
     while True:
         try:
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            where = page.blocks[current].where if current is not None else page.path
-            raise PageFailure(
-                f"{where}: block did not finish within {limit:g} s and was stopped "
-                "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
-            ) from None
+            summary = f"block did not finish within {limit:g} s and was stopped"
+            raise _page_failure(page, current, results.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
             tail = "".join(stderr[-20:]).rstrip()
-            raise PageFailure(
-                f"{page.path}: the page's process exited ({child.returncode}) "
-                f"before finishing:\n{tail}"
-            )
+            summary = f"the page's process exited ({child.returncode}) before finishing"
+            raise _page_failure(page, current, results.CRASH, summary, f":\n{tail}")
         message = json.loads(line)
         event = message["event"]
         if event == "start":
@@ -261,11 +254,19 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
             limit = page.blocks[current].timeout + KILL_GRACE_SECONDS
             deadline = time.monotonic() + limit
         elif event == "done":
-            outcomes.append(message["outcome"])
+            outcomes.append(Outcome.from_dict(message["outcome"]))
         elif event == "failed":
-            raise PageFailure(message["message"])
+            raise PageFailure(Failure.from_dict(message["failure"]))
         elif event == "environment":
             return outcomes, message["environment"]
+
+
+def _page_failure(page: Page, index: int | None, kind: str, summary: str, tail: str):
+    """A failure the parent detects: the block that was running (if any) is named."""
+    block = page.blocks[index] if index is not None else None
+    failure = Failure(kind, page.path, block.line if block else None, index, summary=summary)
+    failure.message = f"{failure.where}: {summary}{tail}"
+    return PageFailure(failure)
 
 
 def execute_pages(

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from engine.build import PageFailure, PageResult, execute_pages
+from engine.build import PageFailure, execute_pages
 from engine.markers import (
     Block,
     Directive,
@@ -30,6 +30,7 @@ from engine.markers import (
     read_page,
 )
 from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.results import Outcome, PageResult
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -96,13 +97,13 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
     """Register each chart's light and dark SVG as a generated file of the site."""
     slug = page_slug(page.path)
     for index, outcome in enumerate(result.outcomes):
-        for number, figure in enumerate(outcome["figures"]):
+        for number, figure in enumerate(outcome.figures):
             uris = []
-            for theme in ("light", "dark"):
-                digest = hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+            for theme, svg in (("light", figure.light), ("dark", figure.dark)):
+                digest = hashlib.sha256(svg.encode()).hexdigest()[:12]
                 uri = f"figures/{slug}/{digest}-{theme}.svg"
                 if files.get_file_from_path(uri) is None:
-                    files.append(File.generated(config, uri, content=figure[theme]))
+                    files.append(File.generated(config, uri, content=svg))
                 uris.append(uri)
             _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
 
@@ -151,18 +152,17 @@ def anchors(page: Page) -> dict[tuple[int, str], str]:
     return ids
 
 
-def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> str:
+def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) -> str:
     parts = [render_code(block)]
-    if outcome["skipped"]:
+    if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
-    if outcome["output"]:
-        parts.append(fence("text", outcome["output"], 'title="Output"'))
-    if outcome["error"]:
-        name = outcome["error"].split(":", 1)[0]
-        parts.append(fence("text", outcome["error"], f'title="Raises {name}"'))
-    for number, figure in enumerate(outcome["figures"]):
+    if outcome.output:
+        parts.append(fence("text", outcome.output, 'title="Output"'))
+    if outcome.error_type:
+        parts.append(fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
+    for number, figure in enumerate(outcome.figures):
         uris = _figure_uris[(block.page, index, number)]
-        parts.append(render_figure(figure["alt"], uris, page, svg_size(figure["light"])))
+        parts.append(render_figure(figure.alt, uris, page, svg_size(figure.light)))
     if block.fact:
         fact_id = ids[(index, "fact")]
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")

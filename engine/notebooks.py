@@ -39,6 +39,7 @@ from engine.markers import (
     read_page,
     split_front_matter,
 )
+from engine.results import Outcome
 
 # Pages that get a notebook: every chapter page and the exercise workbook.
 NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")
@@ -301,7 +302,7 @@ def page_to_notebook(
     page: Page,
     text: str,
     *,
-    outcomes: list[dict] | None = None,
+    outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     files: dict[str, str] | None = None,
@@ -349,7 +350,7 @@ def page_to_notebook(
 def build_notebook(
     page_path: str,
     *,
-    outcomes: list[dict] | None = None,
+    outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     root: Path = ROOT,
@@ -547,26 +548,26 @@ def _contract_words(block: Block) -> str:
     return "this cell runs, and its asserts prove what goes wrong."
 
 
-def _outputs(outcome: dict) -> list[dict]:
+def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
-    if outcome.get("output"):
-        outputs.append({"output_type": "stream", "name": "stdout", "text": outcome["output"]})
-    for figure in outcome.get("figures") or []:
+    if outcome.output:
+        outputs.append({"output_type": "stream", "name": "stdout", "text": outcome.output})
+    for figure in outcome.figures:
         outputs.append(
             {
                 "output_type": "display_data",
                 "metadata": {},
-                "data": {"image/svg+xml": figure["light"], "text/plain": figure["alt"]},
+                "data": {"image/svg+xml": figure.light, "text/plain": figure.alt},
             }
         )
-    if outcome.get("error"):
-        name, _, message = outcome["error"].partition(": ")
+    if outcome.error_type:
+        message = outcome.error_message
         outputs.append(
             {
                 "output_type": "error",
-                "ename": name,
-                "evalue": message.strip().splitlines()[0] if message.strip() else "",
-                "traceback": outcome["error"].splitlines(),
+                "ename": outcome.error_type,
+                "evalue": message.splitlines()[0] if message else "",
+                "traceback": outcome.error.splitlines(),
             }
         )
     return outputs

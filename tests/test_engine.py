@@ -55,8 +55,8 @@ def test_bad_block_with_the_wrong_error_fails():
 def test_bad_block_with_the_declared_error_renders_it():
     demo = page(fence("int('x')", "bad: raises ValueError") + PAIR_GOOD)
     result = run_page(demo)
-    assert result.outcomes[0]["error"].startswith("ValueError: invalid literal for int()")
-    assert result.outcomes[1]["output"] == "fixed\n"
+    assert result.outcomes[0].error.startswith("ValueError: invalid literal for int()")
+    assert result.outcomes[1].output == "fixed\n"
 
 
 def test_bad_asserts_block_whose_assertions_stop_holding_fails():
@@ -182,7 +182,7 @@ def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
     rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
     assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
     demo = page(fence("jax.config.update('jax_log_compiles', True)\njax.jit(lambda v: v + 1)(1.0)"))
-    output = run_page(demo).outcomes[0]["output"]
+    output = run_page(demo).outcomes[0].output
     assert "Compiling jit(<lambda>)" in output
 
 
@@ -198,7 +198,7 @@ def test_corrupt_cache_entry_is_detected_and_recomputed(tmp_path):
     data["result"]["outcomes"][0]["output"] = "tampered\n"
     entry.write_text(json.dumps(data))
     results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
-    assert results[demo.path].outcomes[0]["output"] == "hello\n"
+    assert results[demo.path].outcomes[0].output == "hello\n"
     entry.write_text(entry.read_text()[:40])  # truncated
     results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
     assert [("executed" in line) for line in lines] == [True, True, True]
@@ -286,11 +286,11 @@ def test_figure_without_alt_text_fails():
 
 def test_figure_is_rendered_light_and_dark_with_the_page_font():
     demo = page(fence(CHART + "fig.set_label('Bar chart: eager 3 ms, jit 1 ms')"))
-    (figure,) = run_page(demo).outcomes[0]["figures"]
-    assert figure["alt"] == "Bar chart: eager 3 ms, jit 1 ms"
-    assert "#1f1f1f" in figure["light"] and "#e3e3e3" not in figure["light"]
-    assert "#e3e3e3" in figure["dark"] and "#1f1f1f" not in figure["dark"]
-    assert "DejaVu" not in figure["light"] and "font-family:system-ui" in figure["light"]
+    (figure,) = run_page(demo).outcomes[0].figures
+    assert figure.alt == "Bar chart: eager 3 ms, jit 1 ms"
+    assert "#1f1f1f" in figure.light and "#e3e3e3" not in figure.light
+    assert "#e3e3e3" in figure.dark and "#1f1f1f" not in figure.dark
+    assert "DejaVu" not in figure.light and "font-family:system-ui" in figure.light
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
@@ -330,6 +330,6 @@ def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
     entry.write_text(entry.read_text()[:40])
     with caplog.at_level("DEBUG", logger="mkdocs.jitdocs"):
         results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
-    assert results[demo.path].outcomes[0]["output"] == "hello\n"
+    assert results[demo.path].outcomes[0].output == "hello\n"
     notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
     assert notes and all(r.levelno < logging.WARNING for r in notes)

@@ -27,6 +27,7 @@ from engine.notebooks import (
     page_to_notebook,
     wants_notebook,
 )
+from engine.results import Outcome
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -151,12 +152,9 @@ def sample(tmp_path: Path):
 
 def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     page = read_page("docs/course/sample.md", sample)
-    outcomes = [
-        {"output": "", "error": None, "figures": [], "seconds": 0.0, "skipped": False}
-        for _ in page.blocks
-    ]
-    outcomes[0]["output"] = "5\n"
-    outcomes[1]["error"] = "ZeroDivisionError: division by zero"
+    outcomes = [Outcome() for _ in page.blocks]
+    outcomes[0].output = "5\n"
+    outcomes[1].error_type, outcomes[1].error_message = "ZeroDivisionError", "division by zero"
     text = (sample / "docs/course/sample.md").read_text(encoding="utf-8")
     notebook = page_to_notebook(
         page,
