@@ -21,10 +21,12 @@ from mkdocs.structure.files import File, Files
 
 from engine.build import PageFailure, execute_pages
 from engine.markers import (
+    BADGES,
     Block,
     Directive,
     MarkupError,
     Page,
+    marker_table,
     page_slug,
     parse_page,
     read_page,
@@ -34,7 +36,6 @@ from engine.results import Outcome, PageResult
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
-BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
 
 _pages: dict[str, Page] = {}
 _results: dict[str, PageResult] = {}
@@ -168,7 +169,7 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
     if block.bad:
-        title = f"❌ Don't: {_describe(block)}"
+        title = f"❌ Don't: {block.bad.headline()}"
         pair_id = ids[(index, "contract")]
         body = (
             f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
@@ -221,7 +222,9 @@ def svg_size(svg: str) -> tuple[int, int] | None:
 def render_directive(directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
         return render_version_notes(page_path)
-    label = BADGE_TEXT[directive.value]
+    if directive.name == "marker-table":
+        return marker_table()
+    label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
 
@@ -239,7 +242,7 @@ def render_version_notes(page_path: str) -> str:
             title = _cell(parsed.title or path)
             if block.bad:
                 link = f"[{title}]({target}#{ids[(index, 'contract')]})"
-                claim = f"❌ {_describe(block)} ({_cell(block.section)})"
+                claim = f"❌ {block.bad.headline()} ({_cell(block.section)})"
                 rows.append(f"| {link} | {claim} | {verified} |")
             if block.fact:
                 link = f"[{title}]({target}#{ids[(index, 'fact')]})"
@@ -277,15 +280,6 @@ def fence(language: str, text: str, attributes: str = "") -> str:
     ticks = "`" * max(3, longest + 1)
     info = f"{language} {attributes}".strip()
     return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
-
-
-def _describe(block: Block) -> str:
-    expect = block.bad
-    if expect.mode == "raises":
-        return f"raises {expect.name}"
-    if expect.mode == "warns":
-        return f"warns {expect.name}"
-    return "its asserts prove the problem"
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

@@ -4,20 +4,10 @@ A page is Markdown. Runnable code is either a bare ```python fence or a snippet 
 
     <!-- snippet: NAME -->             runs snippets/<page_slug>/NAME.py at this point
 
-A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``,
-placed before the block it applies to (blank lines allowed in between):
-
-    <!-- bad: raises ErrorName -->     the ❌ block must raise exactly this exception class
-    <!-- bad: warns WarningName -->    the ❌ block must emit this warning category
-    <!-- bad: asserts -->              the ❌ block runs clean; its asserts show the wrong behaviour
-    <!-- good -->                      the ✅ block; every ❌ block is directly followed by one
-    <!-- skip: reason -->              shown, never run
-    <!-- timeout: SECONDS -->          this block may run longer than the default
-    <!-- collapse-code -->             fold the code, keep the output visible
-    <!-- fact: statement -->           the block's asserts prove this statement (version notes)
-
-and standalone ones: ``<!-- badge: must-read -->`` / ``<!-- badge: extra -->`` after a heading,
-and ``<!-- version-notes -->``, replaced by the table of every contract and fact on the site.
+A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``.
+Block markers go before the block they apply to (blank lines allowed in between); standalone
+ones stand for themselves. ``MARKERS`` below is the one list of them: the parser validates
+against it and the conventions page's table (``<!-- marker-table -->``) is generated from it.
 Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
 and missing snippet files are errors that name the file and line.
 """
@@ -26,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,9 +27,6 @@ SNIPPETS = ROOT / "snippets"
 MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 PYTHON_WORDS = {"python", "py", "python3", "pycon"}
-BADGES = {"must-read", "extra"}
-BLOCK_MARKERS = {"bad", "good", "skip", "timeout", "collapse-code", "fact"}
-STANDALONE_MARKERS = {"snippet", "badge", "version-notes"}
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
 
 
@@ -55,6 +43,188 @@ class Expectation:
 
     def describe(self) -> str:
         return f"{self.mode} {self.name}".strip()
+
+    def headline(self) -> str:
+        """The ❌ box's title on the site and the version-notes row."""
+        return "its asserts prove the problem" if self.mode == "asserts" else self.describe()
+
+    def cell_note(self) -> str:
+        """The line above the ❌ cell in a notebook."""
+        if self.mode == "raises":
+            return f"this cell must raise `{self.name}` (the error is the point)."
+        if self.mode == "warns":
+            return f"this cell must warn `{self.name}`."
+        return "this cell runs, and its asserts prove what goes wrong."
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str  # on the site
+    emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
+
+
+BADGES = {"must-read": Badge("Must read", "**"), "extra": Badge("Optional extra", "*")}
+
+
+def _flag(args: str) -> bool:
+    if args:
+        raise ValueError(f"takes no arguments, got '{args}'")
+    return True
+
+
+def _text(what: str):
+    def parse(args: str) -> str:
+        if not args:
+            raise ValueError(f"needs {what}")
+        return args
+
+    return parse
+
+
+def _seconds(args: str) -> float:
+    try:
+        return float(args)
+    except ValueError:
+        raise ValueError(f"takes seconds, got '{args}'") from None
+
+
+def _expectation(args: str) -> Expectation:
+    match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
+    if not match:
+        raise ValueError(
+            f"needs 'raises ErrorName', 'warns WarningName' or 'asserts', got '{args}'"
+        )
+    return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
+
+
+def _badge(args: str) -> str:
+    if args not in BADGES:
+        raise ValueError(f"must be one of {sorted(BADGES)}, got '{args}'")
+    return args
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """One marker: how it is written, what it applies to, what it means, how its argument parses.
+
+    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``.
+    """
+
+    name: str
+    applies_to: str  # "the next block" or "itself" (standalone)
+    uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
+    parse: Callable[[str], object] = _flag
+    field: str = ""
+
+    @property
+    def standalone(self) -> bool:
+        return not self.field
+
+
+NEXT, ITSELF = "the next block", "itself"
+MARKERS = {
+    spec.name: spec
+    for spec in (
+        MarkerSpec(
+            "bad",
+            NEXT,
+            (
+                ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
+                ("bad: warns WarningName", "❌ block that must emit this warning category."),
+                (
+                    "bad: asserts",
+                    "❌ block that runs, and whose `assert`s prove the wrong behaviour.",
+                ),
+            ),
+            _expectation,
+            "bad",
+        ),
+        MarkerSpec(
+            "good",
+            NEXT,
+            (("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),),
+            _flag,
+            "good",
+        ),
+        MarkerSpec(
+            "skip",
+            NEXT,
+            (
+                (
+                    "skip: reason",
+                    "Shown but never run (the reason is printed instead of output).",
+                ),
+            ),
+            _text("a reason: <!-- skip: why this block cannot run -->"),
+            "skip",
+        ),
+        MarkerSpec(
+            "timeout",
+            NEXT,
+            (
+                (
+                    "timeout: SECONDS",
+                    f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
+                ),
+            ),
+            _seconds,
+            "timeout",
+        ),
+        MarkerSpec(
+            "collapse-code",
+            NEXT,
+            (("collapse-code", "Folds the block's code; its output stays visible."),),
+            _flag,
+            "collapse_code",
+        ),
+        MarkerSpec(
+            "fact",
+            NEXT,
+            (
+                (
+                    "fact: statement",
+                    "The block's `assert`s prove this statement; listed in the version notes.",
+                ),
+            ),
+            _text("the statement its asserts prove"),
+            "fact",
+        ),
+        MarkerSpec(
+            "snippet",
+            ITSELF,
+            (("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
+            _text("a file stem like 'compile_chart'"),
+        ),
+        MarkerSpec(
+            "badge",
+            ITSELF,
+            tuple(
+                (f"badge: {kind}", f"A *{badge.label}* badge, on the line after a heading.")
+                for kind, badge in BADGES.items()
+            ),
+            _badge,
+        ),
+        MarkerSpec(
+            "version-notes",
+            ITSELF,
+            (("version-notes", "Replaced by the table of every contract and fact on the site."),),
+        ),
+        MarkerSpec(
+            "marker-table",
+            ITSELF,
+            (("marker-table", "Replaced by this table, generated from the engine's marker list."),),
+        ),
+    )
+}
+
+
+def marker_table() -> str:
+    """The Markdown table of every marker, for ``<!-- marker-table -->``."""
+    rows = ["| Marker | Applies to | Effect |", "| --- | --- | --- |"]
+    for spec in MARKERS.values():
+        for written, meaning in spec.uses:
+            rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
+    return "\n".join(rows) + "\n"
 
 
 @dataclass
@@ -152,8 +322,8 @@ class _PageParser:
         while i < len(self.lines):
             i = self.step(i)
         if self.pending:
-            index, name, _ = self.pending[0]
-            raise self.error(index, f"marker '{name}' is not followed by a code block")
+            index, spec, _ = self.pending[0]
+            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
         self.check_pairs()
 
     def step(self, i: int) -> int:
@@ -171,27 +341,30 @@ class _PageParser:
             self.marker(i, marker["name"], (marker["args"] or "").strip())
             return i + 1
         if line.strip() and self.pending:
-            index, name, _ = self.pending[0]
-            raise self.error(index, f"marker '{name}' is not followed by a code block")
+            index, spec, _ = self.pending[0]
+            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
         return i + 1
 
     def marker(self, i: int, name: str, args: str) -> None:
-        if name not in BLOCK_MARKERS | STANDALONE_MARKERS:
-            known = ", ".join(sorted(BLOCK_MARKERS | STANDALONE_MARKERS))
-            raise self.error(i, f"unknown marker '{name}' (known markers: {known})")
-        if name == "badge" and args not in BADGES:
-            raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
-        if name == "version-notes":
-            self.no_args(i, name, args)
-        if name in ("badge", "version-notes"):
+        spec = MARKERS.get(name)
+        if spec is None:
+            raise self.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
+        value = self.parse_args(i, spec, args)
+        if not spec.standalone:
+            self.pending.append((i, spec, value))
+        elif name == "snippet":
+            self.snippet(i, value)
+        else:
             indent = re.match(r"[ \t]*", self.lines[i]).group(0)
             line = i + 1 + self.offset
             directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
             self.result.directives.append(directive)
-        elif name == "snippet":
-            self.snippet(i, args)
-        else:
-            self.pending.append((i, name, args))
+
+    def parse_args(self, i: int, spec: MarkerSpec, args: str):
+        try:
+            return spec.parse(args)
+        except ValueError as error:
+            raise self.error(i, f"marker '{spec.name}' {error}") from None
 
     def fence(self, i: int, match: re.Match) -> int:
         indent, fence, info = match["indent"], match["fence"], match["info"].strip()
@@ -202,7 +375,7 @@ class _PageParser:
             if self.pending:
                 raise self.error(
                     self.pending[0][0],
-                    f"marker '{self.pending[0][1]}' is before a "
+                    f"marker '{self.pending[0][1].name}' is before a "
                     f"'{language or 'plain'}' fence; markers apply to python blocks only",
                 )
             return close + 1
@@ -251,51 +424,12 @@ class _PageParser:
             snippet=snippet,
             section=self.section,
         )
-        for index, name, args in self.pending:
-            self.apply(block, index, name, args)
+        for _, spec, value in self.pending:
+            setattr(block, spec.field, value)
         self.pending = []
         if (block.bad and block.bad.mode == "asserts") or block.fact:
             self.require_assert(block, i)
         self.result.blocks.append(block)
-
-    def apply(self, block: Block, i: int, name: str, args: str) -> None:
-        if name == "bad":
-            block.bad = self.expectation(i, args)
-        elif name == "good":
-            self.no_args(i, name, args)
-            block.good = True
-        elif name == "skip":
-            if not args:
-                raise self.error(i, "skip needs a reason: <!-- skip: why this block cannot run -->")
-            block.skip = args
-        elif name == "timeout":
-            try:
-                block.timeout = float(args)
-            except ValueError:
-                raise self.error(i, f"timeout takes seconds, got '{args}'") from None
-        elif name == "collapse-code":
-            self.no_args(i, name, args)
-            block.collapse_code = True
-        elif name == "fact":
-            if not args:
-                raise self.error(i, "fact needs the statement its asserts prove")
-            block.fact = args
-
-    def no_args(self, i: int, name: str, args: str) -> None:
-        if args:
-            raise self.error(i, f"marker '{name}' takes no arguments, got '{args}'")
-
-    def expectation(self, i: int, args: str) -> Expectation:
-        match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
-        if not match:
-            raise self.error(
-                i,
-                f"bad marker needs 'raises ErrorName', 'warns WarningName' or "
-                f"'asserts', got '{args}'",
-            )
-        if match[3]:
-            return Expectation("asserts")
-        return Expectation(match[1], match[2])
 
     def require_assert(self, block: Block, i: int) -> None:
         try:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from engine.execute import PRELUDE
 from engine.markers import (
+    BADGES,
     FRONT_MATTER,
     MARKER_LINE,
     ROOT,
@@ -45,7 +46,6 @@ from engine.results import Outcome
 NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-BADGE_WORDS = {"must-read": "**Must read.**", "extra": "*Optional extra.*"}
 
 ADMONITION = re.compile(
     r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
@@ -228,7 +228,7 @@ class _Writer:
 
     def block(self, block: Block, index: int) -> None:
         if block.bad:
-            self.markdown(f"❌ **Don't:** {_contract_words(block)}")
+            self.markdown(f"❌ **Don't:** {block.bad.cell_note()}")
         elif block.good:
             self.markdown("✅ **Do instead:**")
         source = _runnable(block)
@@ -268,7 +268,8 @@ class _Writer:
             marker = MARKER_LINE.match(line)
             if marker:
                 if marker["name"] == "badge":
-                    out.append(BADGE_WORDS.get((marker["args"] or "").strip(), ""))
+                    badge = BADGES.get((marker["args"] or "").strip())
+                    out.append(f"{badge.emphasis}{badge.label}.{badge.emphasis}" if badge else "")
                 elif marker["name"] == "version-notes":
                     out.append(f"*The table of version notes is on [the site]({self.site}).*")
                 continue
@@ -537,15 +538,6 @@ def _runnable(block: Block) -> str:
         return block.source
     examples = doctest.DocTestParser().get_examples(block.source)
     return "".join(example.source for example in examples)
-
-
-def _contract_words(block: Block) -> str:
-    expect = block.bad
-    if expect.mode == "raises":
-        return f"this cell must raise `{expect.name}` (the error is the point)."
-    if expect.mode == "warns":
-        return f"this cell must warn `{expect.name}`."
-    return "this cell runs, and its asserts prove what goes wrong."
 
 
 def _outputs(outcome: Outcome) -> list[dict]:

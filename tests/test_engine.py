@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import textwrap
 
 import pytest
@@ -11,7 +12,15 @@ import pytest
 from engine import build
 from engine.build import PageFailure, execute_pages, run_page
 from engine.execute import execute_block, new_namespace, restore_state, snapshot_state
-from engine.markers import MarkupError, parse_page
+from engine.markers import (
+    DEFAULT_TIMEOUT,
+    MARKERS,
+    ROOT,
+    MarkupError,
+    marker_table,
+    parse_page,
+    read_page,
+)
 
 
 def page(text: str, path: str = "docs/demo/test-page.md", root=None):
@@ -333,3 +342,29 @@ def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
     assert results[demo.path].outcomes[0].output == "hello\n"
     notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
     assert notes and all(r.levelno < logging.WARNING for r in notes)
+
+
+# ---------------------------------------------------------------- the marker registry
+
+
+def test_conventions_table_lists_exactly_the_registered_markers():
+    conventions = "docs/about/conventions.md"
+    parsed = read_page(conventions)
+    assert [d.name for d in parsed.directives if d.name == "marker-table"] == ["marker-table"]
+    text = (ROOT / conventions).read_text(encoding="utf-8")
+    assert not re.search(r"^\| `<!--", text, re.MULTILINE), "a hand-written marker table"
+    rows = [row for row in marker_table().splitlines() if row.startswith("| `<!--")]
+    named = {re.match(r"\| `<!-- ([a-z-]+)", row)[1] for row in rows}
+    assert named == set(MARKERS)
+    assert f"default {DEFAULT_TIMEOUT:g} s" in marker_table()
+
+
+def test_the_parser_accepts_only_registered_markers():
+    for name, spec in MARKERS.items():
+        for written, _ in spec.uses:
+            if spec.standalone and name != "snippet":
+                assert page(f"<!-- {written} -->\n").directives[0].name == name
+    with pytest.raises(MarkupError, match=r"known markers: bad, good, skip"):
+        page("<!-- unregistered -->\n")
+    with pytest.raises(MarkupError, match=r":1: marker 'timeout' takes seconds, got 'soon'"):
+        page(fence("x = 1", "timeout: soon"))
