@@ -71,62 +71,64 @@ def _version(name: str) -> str | None:
         return None
 
 
-def local_modules(sources: list[str], search: tuple[Path, ...] = (SNIPPETS, ROOT)) -> dict:
-    """Text of every project module the code imports, followed recursively.
+def project_files(sources: list[str], root: Path = ROOT) -> dict[str, str]:
+    """Every project file ``sources`` import, followed recursively: path (from ``root``) -> text.
 
-    A module that reads project files at run time lists them in ``KEY_INPUTS`` (glob patterns
-    relative to the project root); those files count as inputs too.
+    Both the cache key and a notebook's bundle use it. Modules resolve under ``root/snippets``
+    first, then ``root`` (as on the pages' ``sys.path``). A module that reads project files at
+    run time names them in ``READS_AT_RUN_TIME`` (glob patterns relative to the root); those
+    files count too.
     """
     found: dict[str, str] = {}
     todo = list(sources)
     while todo:
-        source = todo.pop()
-        for pattern in _key_inputs(source):
-            for path in sorted(ROOT.glob(pattern)):
-                found.setdefault(path.relative_to(ROOT).as_posix(), path.read_text("utf-8"))
-        for name in _imported_names(source):
-            path = _module_file(name, search)
-            if path is not None and name not in found:
+        tree = _syntax_tree(todo.pop())
+        paths = [path for name in _imported_names(tree) for path in _module_file(name, root)]
+        paths += [path for pattern in _declared_reads(tree) for path in sorted(root.glob(pattern))]
+        for path in paths:
+            name = path.relative_to(root).as_posix()
+            if name not in found:
                 found[name] = path.read_text(encoding="utf-8")
                 todo.append(found[name])
     return dict(sorted(found.items()))
 
 
-def _module_file(dotted: str, search: tuple[Path, ...]) -> Path | None:
-    """``jitkit`` -> snippets/jitkit.py, ``engine.drift`` -> engine/drift.py, else None."""
+def _syntax_tree(source: str) -> ast.Module:
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return ast.Module(body=[], type_ignores=[])  # reported when the block runs
+
+
+def _module_file(dotted: str, root: Path) -> list[Path]:
+    """``jitkit`` -> [snippets/jitkit.py], ``engine`` -> [engine/__init__.py], else []."""
     relative = Path(*dotted.split("."))
-    for folder in search:
+    for folder in (root / "snippets", root):
         for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):
             if candidate.is_file():
-                return candidate
-    return None
+                return [candidate]
+    return []
 
 
-def _imported_names(source: str) -> set[str]:
-    """Every module an import statement names, with each of its parents (a.b -> a, a.b)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
+def _imported_names(tree: ast.Module) -> set[str]:
+    """Every module an import names, with its parents (a.b -> a, a.b); ``from a import b``
+    also names ``a.b``, which may be a submodule."""
     dotted = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             dotted.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             dotted.add(node.module)
+            dotted.update(f"{node.module}.{alias.name}" for alias in node.names)
     return {
         ".".join(name.split(".")[: i + 1]) for name in dotted for i in range(name.count(".") + 1)
     }
 
 
-def _key_inputs(source: str) -> list[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
+def _declared_reads(tree: ast.Module) -> list[str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "KEY_INPUTS" for t in node.targets
+            isinstance(t, ast.Name) and t.id == "READS_AT_RUN_TIME" for t in node.targets
         ):
             return list(ast.literal_eval(node.value))
     return []
@@ -137,7 +139,7 @@ def cache_key(page: Page, fingerprint: dict) -> str:
     material = {
         "engine": engine,
         "blocks": [block.key_material() for block in page.blocks],
-        "modules": local_modules([block.source for block in page.blocks]),
+        "modules": project_files([block.source for block in page.blocks]),
         "environment": fingerprint,
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()

@@ -20,8 +20,9 @@ from types import ModuleType
 
 SNIPPETS = Path(__file__).resolve().parent.parent / "snippets"
 CHECKS_DIR = SNIPPETS / "_checks"
-# Pages that import this module read these files at run time: part of their cache key.
-KEY_INPUTS = ("snippets/_checks/*.py",)
+# Read at run time: part of the cache key of every page that imports this module, and bundled
+# with its notebook (engine.build.project_files).
+READS_AT_RUN_TIME = ("snippets/_checks/*.py",)
 
 
 class CheckError(Exception):

@@ -21,7 +21,6 @@ shows before anyone runs it.
 
 from __future__ import annotations
 
-import ast
 import doctest
 import json
 import posixpath
@@ -29,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.build import project_files
 from engine.execute import PRELUDE
 from engine.markers import (
     BADGES,
@@ -73,78 +73,6 @@ def page_url(page_path: str) -> str:
     if stem == "index" or stem.endswith("/index"):
         stem = stem[: -len("index")].rstrip("/")
     return f"{stem}/" if stem else ""
-
-
-# ---------------------------------------------------------------- project files to bundle
-
-
-def bundled_files(page: Page, root: Path = ROOT) -> dict[str, str]:
-    """Project files (path relative to ``root`` -> text) the page's code imports, recursively.
-
-    ``engine.check_solution`` loads checks by path, so when it is imported the checks of every
-    exercise id the page's code names in a string (``self_check("tax_brackets")``) come along.
-    """
-    found: dict[str, str] = {}
-
-    def add(sources: list[str]) -> None:
-        todo = list(sources)
-        while todo:
-            for rel in _local_files(todo.pop(), root):
-                if rel not in found:
-                    found[rel] = (root / rel).read_text(encoding="utf-8")
-                    todo.append(found[rel])
-
-    sources = [block.source for block in page.blocks]
-    add(sources)
-    if "engine/check_solution.py" in found:
-        checks_dir = root / "snippets" / "_checks"
-        named = set().union(*(_string_constants(source) for source in sources))
-        for word in sorted(named):
-            rel = f"snippets/_checks/{word}.py"
-            if re.fullmatch(r"[a-z0-9_]+", word) and (checks_dir / f"{word}.py").is_file():
-                found[rel] = (root / rel).read_text(encoding="utf-8")
-                add([found[rel]])
-    return dict(sorted(found.items()))
-
-
-def _local_files(source: str, root: Path) -> list[str]:
-    """Files under ``root`` (or ``root/snippets``) that ``import``s in ``source`` resolve to."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    modules = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.append(node.module)
-            modules += [f"{node.module}.{alias.name}" for alias in node.names]
-    files = []
-    for module in modules:
-        parts = module.split(".")
-        for base in (root / "snippets", root):
-            if not ((base / f"{parts[0]}.py").is_file() or (base / parts[0]).is_dir()):
-                continue
-            for depth in range(1, len(parts) + 1):
-                stem = base.joinpath(*parts[:depth])
-                for candidate in (stem / "__init__.py", stem.with_suffix(".py")):
-                    if candidate.is_file():
-                        files.append(candidate.relative_to(root).as_posix())
-            break
-    return files
-
-
-def _string_constants(source: str) -> set[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    return {
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    }
 
 
 # ---------------------------------------------------------------- the notebook
@@ -311,7 +239,7 @@ def page_to_notebook(
     """The notebook for ``page`` (parsed from ``text``, the page file's full content).
 
     ``outcomes`` are the build's results for ``page.blocks`` (same order) and become the cells'
-    outputs; ``files`` are the project files to recreate in the setup cell (``bundled_files``).
+    outputs; ``files`` are the project files to recreate in the setup cell (``project_files``).
     """
     body, _ = split_front_matter(text)
     if outcomes is not None and len(outcomes) != len(page.blocks):
@@ -365,7 +293,7 @@ def build_notebook(
         outcomes=outcomes,
         environment=environment,
         site_url=site_url,
-        files=bundled_files(page, root),
+        files=project_files([block.source for block in page.blocks], root),
     )
 
 

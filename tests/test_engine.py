@@ -241,8 +241,8 @@ def test_prose_edits_keep_the_key_and_code_edits_change_it():
 
 
 def test_imported_local_module_is_part_of_the_key():
-    modules = build.local_modules(["from jitkit import time_it"])
-    assert "jitkit" in modules and "def time_it" in modules["jitkit"]
+    modules = build.project_files(["from jitkit import time_it"])
+    assert "def time_it" in modules["snippets/jitkit.py"]
 
 
 # ---------------------------------------------------------------- facts and version notes
@@ -303,8 +303,8 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = build.local_modules(["from engine.check_solution import checks_for"])
-    assert "engine.check_solution" in modules
+    modules = build.project_files(["from engine.check_solution import checks_for"])
+    assert {"engine/__init__.py", "engine/check_solution.py"} <= set(modules)
     assert any(name.startswith("snippets/_checks/") for name in modules)
 
 

@@ -18,10 +18,10 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from engine.build import project_files
 from engine.markers import ROOT, read_page
 from engine.notebooks import (
     build_notebook,
-    bundled_files,
     dumps,
     notebook_uri,
     page_to_notebook,
@@ -162,7 +162,7 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
         outcomes=outcomes,
         environment={"jax": "9.9", "jaxlib": "9.9", "python": "3.12", "device": "cpu"},
         site_url="https://example.org/docs/",
-        files=bundled_files(page, sample),
+        files=project_files([block.source for block in page.blocks], sample),
     )
     nbformat.validate(nbformat.from_dict(notebook))
     cells = notebook["cells"]
@@ -207,7 +207,8 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
 
 
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
-    files = bundled_files(read_page("docs/practice/exercises.md"))
+    workbook = read_page("docs/practice/exercises.md")
+    files = project_files([block.source for block in workbook.blocks])
     assert {"engine/check_solution.py", "snippets/jitkit.py"} <= set(files)
     for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
         assert f"snippets/_checks/{exercise}.py" in files
