@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
@@ -28,7 +29,6 @@ from engine.markers import (
     Page,
     marker_table,
     page_slug,
-    parse_page,
     read_page,
 )
 from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
@@ -37,10 +37,20 @@ from engine.results import Outcome, PageResult
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
 
-_pages: dict[str, Page] = {}
-_results: dict[str, PageResult] = {}
-_figure_uris: dict[tuple[str, int, int], tuple[str, str]] = {}
-_notebook_uris: dict[str, str] = {}
+
+@dataclass
+class BuildState:
+    """What ``on_files`` learns about every page, for the events that render them."""
+
+    pages: dict[str, Page] = field(default_factory=dict)  # parsed once per build
+    results: dict[str, PageResult] = field(default_factory=dict)
+    figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
+    notebook_uris: dict[str, str] = field(default_factory=dict)
+
+
+# mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
+# under `mkdocs serve`) starts by replacing this one object in on_files.
+state = BuildState()
 
 
 # ---------------------------------------------------------------- events
@@ -63,9 +73,10 @@ def on_files(files: Files, config) -> Files:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    _pages.clear(), _results.clear(), _figure_uris.clear(), _notebook_uris.clear()
+    global state
+    state = BuildState()
     for page in pages:
-        _pages[page.path], _results[page.path] = page, results[page.path]
+        state.pages[page.path], state.results[page.path] = page, results[page.path]
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
     return files
@@ -74,21 +85,21 @@ def on_files(files: Files, config) -> Files:
 def on_page_markdown(markdown: str, page, config, files) -> str:
     root = Path(config["docs_dir"]).resolve().parent
     path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
-    offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
-    try:
-        parsed = parse_page(path, markdown, offset, root)
-    except MarkupError as error:
-        raise PluginError(str(error)) from None
-    result = _results[path]
+    parsed, result = state.pages[path], state.results[path]
+    # mkdocs drops the blank lines after the front matter that the parsed text still has.
+    shift = len(parsed.text) - len(markdown)
+    if shift < 0 or parsed.text[shift:] != markdown:
+        raise PluginError(f"{path}: page text changed between parsing and rendering")
     edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
     ids = anchors(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
-    if path in _notebook_uris:
-        edits.append(render_download_link(markdown, parsed, _notebook_uris[path], page))
-    for start, end, text in sorted(edits, reverse=True):
-        markdown = markdown[:start] + text + markdown[end:]
-    return markdown + render_provenance(result)
+    if path in state.notebook_uris:
+        edits.append(render_download_link(parsed, state.notebook_uris[path], page))
+    text = parsed.text
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text[shift:] + render_provenance(result)
 
 
 # ---------------------------------------------------------------- transforms
@@ -106,7 +117,7 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, content=svg))
                 uris.append(uri)
-            _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
+            state.figure_uris[(page.path, index, number)] = (uris[0], uris[1])
 
 
 def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
@@ -115,7 +126,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     if not wants_notebook(page.path):
         return
     notebook = build_notebook(
-        page.path,
+        page,
         outcomes=result.outcomes,
         environment=result.environment,
         site_url=config.get("site_url") or "",
@@ -123,14 +134,12 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     )
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
-    _notebook_uris[page.path] = uri
+    state.notebook_uris[page.path] = uri
 
 
-def render_download_link(markdown: str, parsed: Page, uri: str, page) -> tuple[int, int, str]:
+def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     """An edit that puts the notebook's download link on the line after the page's H1."""
-    limit = parsed.blocks[0].start if parsed.blocks else len(markdown)
-    title = re.search(r"^# .*\n", markdown[:limit], re.MULTILINE)
-    at = title.end() if title else 0
+    at = parsed.title_end
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
     name = posixpath.basename(uri)
     link = (
@@ -162,7 +171,7 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     if outcome.error_type:
         parts.append(fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
     for number, figure in enumerate(outcome.figures):
-        uris = _figure_uris[(block.page, index, number)]
+        uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, svg_size(figure.light)))
     if block.fact:
         fact_id = ids[(index, "fact")]
@@ -233,8 +242,8 @@ def render_version_notes(page_path: str) -> str:
     """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
     rows = []
     here = posixpath.dirname(page_path)
-    for path, parsed in sorted(_pages.items()):
-        env = _results[path].environment
+    for path, parsed in sorted(state.pages.items()):
+        env = state.results[path].environment
         verified = f"JAX {env['jax']}" if env else "not run"
         ids = anchors(parsed)
         for index, block in enumerate(parsed.blocks):
@@ -259,7 +268,7 @@ def _cell(text: str) -> str:
 
 def render_provenance(result: PageResult) -> str:
     env = result.environment or next(
-        (r.environment for r in _results.values() if r.environment), {}
+        (r.environment for r in state.results.values() if r.environment), {}
     )
     if not env:
         return ""
@@ -284,10 +293,3 @@ def fence(language: str, text: str, attributes: str = "") -> str:
 
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))
-
-
-def _front_matter_lines(source: Path, markdown: str) -> int:
-    raw = source.read_text(encoding="utf-8")
-    if not raw.endswith(markdown):
-        raise PluginError(f"{source}: page text changed between parsing and rendering")
-    return raw[: len(raw) - len(markdown)].count("\n")

@@ -286,6 +286,9 @@ class Page:
     title: str = ""
     blocks: list[Block] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    text: str = ""  # what was parsed: the page without its front matter (spans index into it)
+    description: str = ""  # the front matter's one-sentence description
+    title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
 
 
 def page_slug(page_path: str | Path) -> str:
@@ -300,6 +303,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     """
     parser = _PageParser(page, text, line_offset, root)
     parser.run()
+    parser.result.text = text
     return parser.result
 
 
@@ -336,6 +340,8 @@ class _PageParser:
             self.section = heading["text"]
             if len(heading[1]) == 1 and not self.result.title:
                 self.result.title = heading["text"]
+                if not self.result.blocks:
+                    self.result.title_end = self.starts[i + 1]
         marker = MARKER_LINE.match(line)
         if marker:
             self.marker(i, marker["name"], (marker["args"] or "").strip())
@@ -470,5 +476,9 @@ def split_front_matter(text: str) -> tuple[str, int]:
 
 def read_page(page: str, root: Path = ROOT) -> Page:
     """Parse the page at ``root / page`` with line numbers that match the file."""
-    body, offset = split_front_matter((root / page).read_text(encoding="utf-8"))
-    return parse_page(page, body, offset, root)
+    text = (root / page).read_text(encoding="utf-8")
+    body, offset = split_front_matter(text)
+    parsed = parse_page(page, body, offset, root)
+    described = re.search(r"^description:\s*(.+)$", text[: len(text) - len(body)], re.MULTILINE)
+    parsed.description = described[1].strip() if described else ""
+    return parsed

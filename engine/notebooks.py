@@ -28,17 +28,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
+
 from engine.build import project_files
 from engine.execute import PRELUDE
 from engine.markers import (
     BADGES,
-    FRONT_MATTER,
     MARKER_LINE,
     ROOT,
     Block,
     Page,
-    read_page,
-    split_front_matter,
 )
 from engine.results import Outcome
 
@@ -112,13 +111,12 @@ class _Writer:
         text = "\n\n".join(part for part in self.buffer if part.strip()).strip()
         self.buffer = []
         if text:
-            self.cells.append(_cell("markdown", text))
+            self.cells.append(nbformat.v4.new_markdown_cell(text))
 
     def code(self, source: str, metadata: dict | None = None, outputs=None) -> None:
         self.flush()
-        cell = _cell("code", source.rstrip("\n"), metadata or {})
-        cell["outputs"] = outputs or []
-        cell["execution_count"] = None
+        cell = nbformat.v4.new_code_cell(source.rstrip("\n"), metadata=metadata or {})
+        cell.outputs = outputs or []
         self.cells.append(cell)
 
     # -- nodes
@@ -229,25 +227,23 @@ class _Writer:
 
 def page_to_notebook(
     page: Page,
-    text: str,
     *,
     outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     files: dict[str, str] | None = None,
 ) -> dict:
-    """The notebook for ``page`` (parsed from ``text``, the page file's full content).
+    """The notebook for ``page``, validated against the nbformat v4 schema.
 
     ``outcomes`` are the build's results for ``page.blocks`` (same order) and become the cells'
     outputs; ``files`` are the project files to recreate in the setup cell (``project_files``).
     """
-    body, _ = split_front_matter(text)
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
     writer = _Writer(page, outcomes, site_url)
-    writer.markdown(_title_cell(page, text, environment or {}, writer))
+    writer.markdown(_title_cell(page, environment or {}, writer))
     writer.code(_setup_source(files or {}), {"tags": ["setup"]})
-    lines = _with_placeholders(body, page.blocks)[1]
+    lines = _with_placeholders(page.text, page.blocks)[1]
     title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
     if title_line is not None:  # the title cell above already says it
         del lines[title_line]
@@ -263,33 +259,28 @@ def page_to_notebook(
             writer.render(node.children)
     writer.flush()
     for number, cell in enumerate(writer.cells, start=1):
-        cell["id"] = f"cell-{number}"
-    return {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {
-            "kernelspec": dict(KERNELSPEC),
-            "language_info": {"name": "python"},
-            "jitdocs": {"page": page.path, "environment": environment or {}},
-        },
-        "cells": writer.cells,
+        cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
+    metadata = {
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": {"name": "python"},
+        "jitdocs": {"page": page.path, "environment": environment or {}},
     }
+    notebook = nbformat.v4.new_notebook(cells=writer.cells, metadata=metadata)
+    nbformat.validate(notebook)
+    return notebook
 
 
 def build_notebook(
-    page_path: str,
+    page: Page,
     *,
     outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     root: Path = ROOT,
 ) -> dict:
-    """Read, parse and convert the page at ``root / page_path``: what the build serves."""
-    page = read_page(page_path, root)
-    text = (root / page_path).read_text(encoding="utf-8")
+    """The notebook the build serves for a parsed page, with its project files bundled."""
     return page_to_notebook(
         page,
-        text,
         outcomes=outcomes,
         environment=environment,
         site_url=site_url,
@@ -305,16 +296,10 @@ def dumps(notebook: dict) -> str:
 # ---------------------------------------------------------------- helpers
 
 
-def _cell(kind: str, source: str, metadata: dict | None = None) -> dict:
-    return {"cell_type": kind, "metadata": metadata or {}, "source": source}
-
-
-def _title_cell(page: Page, text: str, environment: dict, writer: _Writer) -> str:
-    front = FRONT_MATTER.match(text)
-    described = re.search(r"^description:\s*(.+)$", front[1], re.M) if front else None
+def _title_cell(page: Page, environment: dict, writer: _Writer) -> str:
     lines = [f"# {page.title}"]
-    if described:
-        lines.append(f"*{described[1].strip()}*")
+    if page.description:
+        lines.append(f"*{page.description}*")
     where = f"[this page of the site]({writer.page_link()})" if writer.site else "a page"
     made = (
         f"with JAX {environment['jax']} (jaxlib {environment['jaxlib']}), Python "
@@ -470,24 +455,16 @@ def _runnable(block: Block) -> str:
 
 def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
+    new = nbformat.v4.new_output
     if outcome.output:
-        outputs.append({"output_type": "stream", "name": "stdout", "text": outcome.output})
+        outputs.append(new("stream", name="stdout", text=outcome.output))
     for figure in outcome.figures:
         outputs.append(
-            {
-                "output_type": "display_data",
-                "metadata": {},
-                "data": {"image/svg+xml": figure.light, "text/plain": figure.alt},
-            }
+            new("display_data", {"image/svg+xml": figure.light, "text/plain": figure.alt})
         )
     if outcome.error_type:
         message = outcome.error_message
-        outputs.append(
-            {
-                "output_type": "error",
-                "ename": outcome.error_type,
-                "evalue": message.splitlines()[0] if message else "",
-                "traceback": outcome.error.splitlines(),
-            }
-        )
+        first = message.splitlines()[0] if message else ""
+        outputs.append(new("error", ename=outcome.error_type, evalue=first))
+        outputs[-1].traceback = outcome.error.splitlines()
     return outputs

@@ -265,9 +265,9 @@ def test_version_notes_list_every_contract_and_fact_with_links(monkeypatch):
     text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
     text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
     demo = page(text, "docs/course/demo.md")
-    monkeypatch.setattr(hook, "_pages", {demo.path: demo})
     env = {"jax": "0.12.0.1"}
-    monkeypatch.setattr(hook, "_results", {demo.path: build.PageResult([], env)})
+    built = hook.BuildState({demo.path: demo}, {demo.path: build.PageResult([], env)})
+    monkeypatch.setattr(hook, "state", built)
     table = hook.render_version_notes("docs/reference/version-notes.md")
     rows = table.strip().splitlines()[2:]
     assert rows == [

@@ -46,7 +46,7 @@ def test_chapter_pages_and_the_workbook_get_notebooks():
 
 
 def run_notebook(page_path: str, folder: Path) -> nbformat.NotebookNode:
-    notebook = nbformat.reads(dumps(build_notebook(page_path)), as_version=4)
+    notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
     nbformat.validate(notebook)
     env = {
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
@@ -155,10 +155,8 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     outcomes = [Outcome() for _ in page.blocks]
     outcomes[0].output = "5\n"
     outcomes[1].error_type, outcomes[1].error_message = "ZeroDivisionError", "division by zero"
-    text = (sample / "docs/course/sample.md").read_text(encoding="utf-8")
     notebook = page_to_notebook(
         page,
-        text,
         outcomes=outcomes,
         environment={"jax": "9.9", "jaxlib": "9.9", "python": "3.12", "device": "cpu"},
         site_url="https://example.org/docs/",
@@ -215,7 +213,7 @@ def test_workbook_bundles_the_checker_and_the_checks_it_names():
 
 
 def test_notebook_text_is_stable_json():
-    notebook = build_notebook("docs/course/why-compile.md")
+    notebook = build_notebook(read_page("docs/course/why-compile.md"))
     text = dumps(notebook)
     assert json.loads(text) == notebook
-    assert dumps(build_notebook("docs/course/why-compile.md")) == text
+    assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text
