@@ -27,6 +27,7 @@ from engine.markers import (
     Directive,
     MarkupError,
     Page,
+    code_fence,
     marker_table,
     page_slug,
     read_page,
@@ -167,9 +168,9 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
     if outcome.output:
-        parts.append(fence("text", outcome.output, 'title="Output"'))
+        parts.append(code_fence("text", outcome.output, 'title="Output"'))
     if outcome.error_type:
-        parts.append(fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
+        parts.append(code_fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, svg_size(figure.light)))
@@ -191,7 +192,7 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
 
 def render_code(block: Block) -> str:
     title = f'title="{block.filename}"' if block.snippet else ""
-    code = fence("pycon" if block.is_doctest else "python", block.source, title)
+    code = code_fence("pycon" if block.is_doctest else "python", block.source, title)
     if block.collapse_code:
         return f'??? abstract "Show the code"\n\n{_indent(code)}'
     return code
@@ -281,14 +282,6 @@ def render_provenance(result: PageResult) -> str:
         "Every example starts from `import jax`, `import jax.numpy as jnp`, "
         "`import numpy as np` and `from jax import lax`.\n\n</div>\n"
     )
-
-
-def fence(language: str, text: str, attributes: str = "") -> str:
-    """A fenced block that no backtick run inside ``text`` can close early."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    info = f"{language} {attributes}".strip()
-    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

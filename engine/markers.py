@@ -463,6 +463,169 @@ class _PageParser:
                 )
 
 
+# ---------------------------------------------------------------- the page as a tree of boxes
+
+ADMONITION = re.compile(
+    r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
+)
+TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
+PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
+HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
+LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
+LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
+
+
+PROSE_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
+
+
+@dataclass
+class Node:
+    """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
+
+    kind: str  # "text", "block", "box"
+    lines: list[str] = field(default_factory=list)
+    index: int = -1
+    box: str = ""  # "!!!", "???", "???+", "==="
+    box_type: str = ""
+    title: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def has_blocks(self) -> bool:
+        return self.kind == "block" or any(child.has_blocks() for child in self.children)
+
+
+def outline(page: Page, drop_title: bool = False) -> list[Node]:
+    """The page as a tree: prose runs, its blocks (by index) and the admonition and tab boxes
+    that hold them. ``drop_title`` leaves out the H1 line."""
+    lines = _with_placeholders(page.text, page.blocks)[1]
+    title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if drop_title and title_line is not None:
+        del lines[title_line]
+    return _outline(lines)
+
+
+def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
+    """``body`` with each block's span (markers included) replaced by one placeholder line."""
+    pieces, position = [], 0
+    for index, block in enumerate(blocks):
+        pieces.append(body[position : block.start])
+        pieces.append(f"{block.indent}\x00{index}\x00\n")
+        position = block.end
+    pieces.append(body[position:])
+    text = "".join(pieces)
+    return text, text.splitlines()
+
+
+def _outline(lines: list[str]) -> list[Node]:
+    """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
+    nodes: list[Node] = []
+    run: list[str] = []
+    fence = None
+    i = 0
+
+    def close_run() -> None:
+        if run:
+            nodes.append(Node("text", lines=list(run)))
+            run.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        if fence:
+            run.append(line)
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            i += 1
+            continue
+        opened = PROSE_FENCE.match(line.lstrip())
+        box = ADMONITION.match(line) or TAB.match(line)
+        placeholder = PLACEHOLDER.match(line)
+        if opened and not placeholder:
+            fence = opened["fence"]
+            run.append(line)
+            i += 1
+        elif placeholder:
+            close_run()
+            nodes.append(Node("block", index=int(placeholder["index"])))
+            i += 1
+        elif box:
+            close_run()
+            body, i = _box_body(lines, i + 1)
+            kind = box.groupdict().get("kind") or "==="
+            nodes.append(
+                Node(
+                    "box",
+                    box=kind,
+                    box_type=box.groupdict().get("type") or "",
+                    title=box["title"] or "",
+                    children=_outline(body),
+                )
+            )
+        else:
+            run.append(line)
+            i += 1
+    close_run()
+    return nodes
+
+
+def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
+    """The lines indented under a box header (dedented by four), and where the box ends."""
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
+            break
+        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
+        i += 1
+    while body and not body[-1].strip():  # trailing blank lines belong to what follows
+        body.pop()
+        i -= 1
+    return body, i
+
+
+def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
+    """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
+    ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
+    untouched. ``on_heading(text)`` sees each heading."""
+    out, fence = [], None
+    for line in lines:
+        stripped = line.strip()
+        if fence:  # inside a fenced example: copy it untouched
+            out.append(line)
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        opened = PROSE_FENCE.match(stripped)
+        if opened:
+            fence = opened["fence"]
+            out.append(line)
+            continue
+        marker = MARKER_LINE.match(line)
+        if marker:
+            out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
+            continue
+        heading = HEADING_ATTRS.match(line)
+        if heading:
+            line = heading[1]
+        if line.startswith("#"):
+            on_heading(line.lstrip("#").strip())
+        line = LINK_ATTRS.sub("", line)
+        out.append(LINK.sub(lambda m: link(m["target"]), line))
+    return out
+
+
+def is_absolute_url(target: str) -> bool:
+    return bool(re.match(r"^[a-z][a-z0-9+.-]*:", target))
+
+
+def code_fence(language: str, text: str, attributes: str = "") -> str:
+    """A fenced block that no backtick run inside ``text`` can close early."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    info = f"{language} {attributes}".strip()
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
+
+
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 

@@ -24,8 +24,6 @@ from __future__ import annotations
 import doctest
 import json
 import posixpath
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -34,10 +32,13 @@ from engine.build import project_files
 from engine.execute import PRELUDE
 from engine.markers import (
     BADGES,
-    MARKER_LINE,
     ROOT,
     Block,
+    Node,
     Page,
+    is_absolute_url,
+    outline,
+    prose_lines,
 )
 from engine.results import Outcome
 
@@ -45,16 +46,6 @@ from engine.results import Outcome
 NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-
-ADMONITION = re.compile(
-    r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
-)
-TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
-PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
-HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
-LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
-LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
 
 
 def wants_notebook(page_path: str) -> bool:
@@ -77,29 +68,13 @@ def page_url(page_path: str) -> str:
 # ---------------------------------------------------------------- the notebook
 
 
-@dataclass
-class _Node:
-    """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
-
-    kind: str  # "md", "block", "box"
-    lines: list[str] = field(default_factory=list)
-    index: int = -1
-    box: str = ""  # "!!!", "???", "???+", "==="
-    box_type: str = ""
-    title: str = ""
-    children: list[_Node] = field(default_factory=list)
-
-    def has_blocks(self) -> bool:
-        return self.kind == "block" or any(child.has_blocks() for child in self.children)
-
-
 class _Writer:
     def __init__(self, page: Page, outcomes, site_url: str) -> None:
         self.page, self.outcomes = page, outcomes
         self.site = site_url.rstrip("/") + "/" if site_url else ""
         self.cells: list[dict] = []
         self.buffer: list[str] = []
-        self.appendix: list[tuple[str, _Node]] = []
+        self.appendix: list[tuple[str, Node]] = []
         self.section = ""
 
     # -- cells
@@ -121,9 +96,9 @@ class _Writer:
 
     # -- nodes
 
-    def render(self, nodes: list[_Node]) -> None:
+    def render(self, nodes: list[Node]) -> None:
         for node in nodes:
-            if node.kind == "md":
+            if node.kind == "text":
                 self.markdown(self.prose(node.lines))
             elif node.kind == "block":
                 self.block(self.page.blocks[node.index], node.index)
@@ -140,7 +115,7 @@ class _Writer:
                 self.markdown(f"**{node.title or node.box_type.capitalize()}**")
                 self.render(node.children)
 
-    def box_markdown(self, node: _Node) -> str:
+    def box_markdown(self, node: Node) -> str:
         inner = "\n\n".join(
             self.box_markdown(c) if c.kind == "box" else self.prose(c.lines) for c in node.children
         ).strip()
@@ -178,41 +153,24 @@ class _Writer:
     # -- prose
 
     def prose(self, lines: list[str]) -> str:
-        out, fence = [], None
-        for line in lines:
-            stripped = line.strip()
-            if fence:  # inside a fenced example: copy it untouched
-                out.append(line)
-                if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                    fence = None
-                continue
-            opened = FENCE.match(stripped)
-            if opened:
-                fence = opened["fence"]
-                out.append(line)
-                continue
-            marker = MARKER_LINE.match(line)
-            if marker:
-                if marker["name"] == "badge":
-                    badge = BADGES.get((marker["args"] or "").strip())
-                    out.append(f"{badge.emphasis}{badge.label}.{badge.emphasis}" if badge else "")
-                elif marker["name"] == "version-notes":
-                    out.append(f"*The table of version notes is on [the site]({self.site}).*")
-                continue
-            heading = HEADING_ATTRS.match(line)
-            if heading:
-                line = heading[1]
-            if line.startswith("#"):
-                self.section = line.lstrip("#").strip()
-            line = LINK_ATTRS.sub("", line)
-            out.append(LINK.sub(lambda m: self.link(m["target"]), line))
-        return "\n".join(out)
+        return "\n".join(prose_lines(lines, self.marker, self.heading, self.link))
+
+    def marker(self, name: str, args: str) -> str:
+        if name == "badge":
+            badge = BADGES[args]
+            return f"{badge.emphasis}{badge.label}.{badge.emphasis}"
+        if name == "version-notes":
+            return f"*The table of version notes is on [the site]({self.site}).*"
+        return ""
+
+    def heading(self, text: str) -> None:
+        self.section = text
 
     def page_link(self) -> str:
         return self.site + page_url(self.page.path)
 
     def link(self, target: str) -> str:
-        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or not self.site:
+        if is_absolute_url(target) or not self.site:
             return target  # absolute (https:, mailto:) or nowhere to point to
         here = posixpath.dirname(self.page.path.removeprefix("docs/"))
         path, _, anchor = target.partition("#")
@@ -243,11 +201,7 @@ def page_to_notebook(
     writer = _Writer(page, outcomes, site_url)
     writer.markdown(_title_cell(page, environment or {}, writer))
     writer.code(_setup_source(files or {}), {"tags": ["setup"]})
-    lines = _with_placeholders(page.text, page.blocks)[1]
-    title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
-    if title_line is not None:  # the title cell above already says it
-        del lines[title_line]
-    writer.render(_parse(lines))
+    writer.render(outline(page, drop_title=True))  # the title cell above already says it
     if writer.appendix:
         writer.flush()
         writer.markdown(
@@ -364,85 +318,6 @@ def _literal(text: str) -> str:
     if "'''" not in text:
         return "r'''\n" + text + "'''"
     return repr(text)
-
-
-def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
-    """``body`` with each block's span (markers included) replaced by one placeholder line."""
-    pieces, position = [], 0
-    for index, block in enumerate(blocks):
-        pieces.append(body[position : block.start])
-        pieces.append(f"{block.indent}\x00{index}\x00\n")
-        position = block.end
-    pieces.append(body[position:])
-    text = "".join(pieces)
-    return text, text.splitlines()
-
-
-def _parse(lines: list[str]) -> list[_Node]:
-    """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
-    nodes: list[_Node] = []
-    run: list[str] = []
-    fence = None
-    i = 0
-
-    def close_run() -> None:
-        if run:
-            nodes.append(_Node("md", lines=list(run)))
-            run.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        if fence:
-            run.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            i += 1
-            continue
-        opened = FENCE.match(line.lstrip())
-        box = ADMONITION.match(line) or TAB.match(line)
-        placeholder = PLACEHOLDER.match(line)
-        if opened and not placeholder:
-            fence = opened["fence"]
-            run.append(line)
-            i += 1
-        elif placeholder:
-            close_run()
-            nodes.append(_Node("block", index=int(placeholder["index"])))
-            i += 1
-        elif box:
-            close_run()
-            body, i = _box_body(lines, i + 1)
-            kind = box.groupdict().get("kind") or "==="
-            nodes.append(
-                _Node(
-                    "box",
-                    box=kind,
-                    box_type=box.groupdict().get("type") or "",
-                    title=box["title"] or "",
-                    children=_parse(body),
-                )
-            )
-        else:
-            run.append(line)
-            i += 1
-    close_run()
-    return nodes
-
-
-def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
-    """The lines indented under a box header (dedented by four), and where the box ends."""
-    body: list[str] = []
-    while i < len(lines):
-        line = lines[i]
-        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
-            break
-        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
-        i += 1
-    while body and not body[-1].strip():  # trailing blank lines belong to what follows
-        body.pop()
-        i -= 1
-    return body, i
 
 
 def _runnable(block: Block) -> str:

@@ -186,7 +186,7 @@ def test_without_restore_the_config_would_leak():
 
 def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
     """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
-    from engine.hook import fence as render_fence
+    from engine.markers import code_fence as render_fence
 
     rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
     assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
