@@ -304,7 +304,55 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     parser = _PageParser(page, text, line_offset, root)
     parser.run()
     parser.result.text = text
+    _check_pairs(parser.result)
     return parser.result
+
+
+def _has_assert(source: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # reported when the block runs, with the real traceback
+    return any(isinstance(node, ast.Assert) for node in ast.walk(tree))
+
+
+def _check_pairs(page: Page) -> None:
+    """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block."""
+    blocks = page.blocks
+    for index, block in enumerate(blocks):
+        if not block.bad:
+            continue
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        between = page.text[block.end : following.start] if following else "x"
+        if not following or not following.good or between.strip():
+            raise MarkupError(
+                f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                "a ✅ block marked <!-- good -->"
+            )
+
+
+def _find_close(lines: list[str], i: int, fence: str) -> int | None:
+    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    return next((j for j in range(i + 1, len(lines)) if closing.match(lines[j].rstrip("\n"))), None)
+
+
+def _strip_indent(line: str, indent: str) -> str:
+    return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+
+
+def _snippet_file(root: Path, page: str, name: str) -> tuple[str, str]:
+    """``snippets/<page_slug>/NAME.py`` and its text; ValueError names what is wrong."""
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise ValueError(f"snippet name '{name}' must be a file stem like 'compile_chart'")
+    rel = Path("snippets") / page_slug(page) / f"{name}.py"
+    if not (root / rel).is_file():
+        raise ValueError(f"snippet file {rel} not found")
+    return str(rel), (root / rel).read_text(encoding="utf-8")
+
+
+def _fence_language(info: str) -> str:
+    words = re.split(r"[\s{]+", info.lstrip("{.").strip(), maxsplit=1)
+    return words[0].lower() if words else ""
 
 
 class _PageParser:
@@ -314,7 +362,7 @@ class _PageParser:
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
-        self.pending: list[tuple[int, str, str]] = []  # (index, name, args) of markers in waiting
+        self.pending: list[tuple[int, MarkerSpec, object]] = []  # markers waiting for a block
         self.section = ""
         self.result = Page(page)
 
@@ -328,7 +376,6 @@ class _PageParser:
         if self.pending:
             index, spec, _ = self.pending[0]
             raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
-        self.check_pairs()
 
     def step(self, i: int) -> int:
         line = self.lines[i]
@@ -355,7 +402,10 @@ class _PageParser:
         spec = MARKERS.get(name)
         if spec is None:
             raise self.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
-        value = self.parse_args(i, spec, args)
+        try:
+            value = spec.parse(args)
+        except ValueError as error:
+            raise self.error(i, f"marker '{spec.name}' {error}") from None
         if not spec.standalone:
             self.pending.append((i, spec, value))
         elif name == "snippet":
@@ -366,17 +416,12 @@ class _PageParser:
             directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
             self.result.directives.append(directive)
 
-    def parse_args(self, i: int, spec: MarkerSpec, args: str):
-        try:
-            return spec.parse(args)
-        except ValueError as error:
-            raise self.error(i, f"marker '{spec.name}' {error}") from None
-
     def fence(self, i: int, match: re.Match) -> int:
         indent, fence, info = match["indent"], match["fence"], match["info"].strip()
-        close = self.find_close(i, indent, fence)
-        words = re.split(r"[\s{]+", info.lstrip("{.").strip(), maxsplit=1)
-        language = words[0].lower() if words else ""
+        close = _find_close(self.lines, i, fence)
+        if close is None:
+            raise self.error(i, "code fence is never closed")
+        language = _fence_language(info)
         if language not in PYTHON_WORDS:
             if self.pending:
                 raise self.error(
@@ -391,30 +436,18 @@ class _PageParser:
                 f"fence info '{info}' is not allowed: write a bare ```python fence "
                 "(Sybil skips fences with attributes; use markers instead)",
             )
-        body = [self.strip_indent(line, indent) for line in self.lines[i + 1 : close]]
+        body = [_strip_indent(line, indent) for line in self.lines[i + 1 : close]]
         source = "".join(body)
         self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
         return close + 1
 
-    def strip_indent(self, line: str, indent: str) -> str:
-        return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
-
-    def find_close(self, i: int, indent: str, fence: str) -> int:
-        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-        for j in range(i + 1, len(self.lines)):
-            if closing.match(self.lines[j].rstrip("\n")):
-                return j
-        raise self.error(i, "code fence is never closed")
-
     def snippet(self, i: int, name: str) -> None:
-        if not re.fullmatch(r"[a-z0-9_]+", name):
-            raise self.error(i, f"snippet name '{name}' must be a file stem like 'compile_chart'")
-        rel = Path("snippets") / page_slug(self.page) / f"{name}.py"
-        path = self.root / rel
-        if not path.is_file():
-            raise self.error(i, f"snippet file {rel} not found")
+        try:
+            rel, source = _snippet_file(self.root, self.page, name)
+        except ValueError as error:
+            raise self.error(i, str(error)) from None
         indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-        self.add_block(i, i, path.read_text(encoding="utf-8"), str(rel), 1, indent, name)
+        self.add_block(i, i, source, rel, 1, indent, name)
 
     def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
         first = self.pending[0][0] if self.pending else i
@@ -433,34 +466,14 @@ class _PageParser:
         for _, spec, value in self.pending:
             setattr(block, spec.field, value)
         self.pending = []
-        if (block.bad and block.bad.mode == "asserts") or block.fact:
-            self.require_assert(block, i)
-        self.result.blocks.append(block)
-
-    def require_assert(self, block: Block, i: int) -> None:
-        try:
-            tree = ast.parse(block.source)
-        except SyntaxError:
-            return  # reported when the block runs, with the real traceback
-        if not any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
+        claims = (block.bad and block.bad.mode == "asserts") or block.fact
+        if claims and not _has_assert(block.source):
             raise self.error(
                 i,
                 "a 'bad: asserts' or 'fact' block must contain assert statements that "
                 "prove what it claims",
             )
-
-    def check_pairs(self) -> None:
-        blocks = self.result.blocks
-        for index, block in enumerate(blocks):
-            if not block.bad:
-                continue
-            following = blocks[index + 1] if index + 1 < len(blocks) else None
-            between = self.text[block.end : following.start] if following else "x"
-            if not following or not following.good or between.strip():
-                raise MarkupError(
-                    f"{block.where}: a ❌ 'bad' block must be followed directly by "
-                    "a ✅ block marked <!-- good -->"
-                )
+        self.result.blocks.append(block)
 
 
 # ---------------------------------------------------------------- the page as a tree of boxes

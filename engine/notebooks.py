@@ -24,6 +24,7 @@ from __future__ import annotations
 import doctest
 import json
 import posixpath
+from functools import partial
 from pathlib import Path
 
 import nbformat
@@ -55,6 +56,21 @@ def wants_notebook(page_path: str) -> bool:
 def notebook_uri(page_path: str) -> str:
     """``docs/course/why-compile.md`` -> ``course/why-compile.ipynb`` (next to the page)."""
     return posixpath.splitext(page_path.removeprefix("docs/"))[0] + ".ipynb"
+
+
+def site_link(site: str, page_path: str, target: str) -> str:
+    """A link on page ``page_path`` as an absolute URL on ``site`` (``""``: left as it is)."""
+    if is_absolute_url(target) or not site:
+        return target  # absolute (https:, mailto:) or nowhere to point to
+    here = posixpath.dirname(page_path.removeprefix("docs/"))
+    path, _, anchor = target.partition("#")
+    if not path:
+        url = site + page_url(page_path)
+    elif path.endswith(".md"):
+        url = site + page_url(posixpath.normpath(posixpath.join(here, path)))
+    else:
+        url = site + posixpath.normpath(posixpath.join(here, path))
+    return f"{url}#{anchor}" if anchor else url
 
 
 def page_url(page_path: str) -> str:
@@ -110,22 +126,10 @@ class _Writer:
                 self.appendix.append((self.section, node))
                 self.markdown(f"*{node.title}: in the appendix at the end of this notebook.*")
             elif not node.has_blocks():
-                self.markdown(self.box_markdown(node))
+                self.markdown(_box_markdown(node, self.prose))
             else:  # a box holding code: its code cells cannot be folded, so show it open
                 self.markdown(f"**{node.title or node.box_type.capitalize()}**")
                 self.render(node.children)
-
-    def box_markdown(self, node: Node) -> str:
-        inner = "\n\n".join(
-            self.box_markdown(c) if c.kind == "box" else self.prose(c.lines) for c in node.children
-        ).strip()
-        title = node.title or node.box_type.capitalize()
-        if node.box.startswith("???"):
-            return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
-        if node.box == "===":
-            return f"**{title}**\n\n{inner}"
-        quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
-        return f"> **{title}**\n>\n{quoted}"
 
     def block(self, block: Block, index: int) -> None:
         if block.bad:
@@ -153,7 +157,8 @@ class _Writer:
     # -- prose
 
     def prose(self, lines: list[str]) -> str:
-        return "\n".join(prose_lines(lines, self.marker, self.heading, self.link))
+        link = partial(site_link, self.site, self.page.path)
+        return "\n".join(prose_lines(lines, self.marker, self.heading, link))
 
     def marker(self, name: str, args: str) -> str:
         if name == "badge":
@@ -166,21 +171,19 @@ class _Writer:
     def heading(self, text: str) -> None:
         self.section = text
 
-    def page_link(self) -> str:
-        return self.site + page_url(self.page.path)
 
-    def link(self, target: str) -> str:
-        if is_absolute_url(target) or not self.site:
-            return target  # absolute (https:, mailto:) or nowhere to point to
-        here = posixpath.dirname(self.page.path.removeprefix("docs/"))
-        path, _, anchor = target.partition("#")
-        if not path:
-            url = self.page_link()
-        elif path.endswith(".md"):
-            url = self.site + page_url(posixpath.normpath(posixpath.join(here, path)))
-        else:
-            url = self.site + posixpath.normpath(posixpath.join(here, path))
-        return f"{url}#{anchor}" if anchor else url
+def _box_markdown(node: Node, prose) -> str:
+    """A box without code as Markdown any reader shows: collapsible, a bold title, or a quote."""
+    inner = "\n\n".join(
+        _box_markdown(c, prose) if c.kind == "box" else prose(c.lines) for c in node.children
+    ).strip()
+    title = node.title or node.box_type.capitalize()
+    if node.box.startswith("???"):
+        return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
+    if node.box == "===":
+        return f"**{title}**\n\n{inner}"
+    quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
+    return f"> **{title}**\n>\n{quoted}"
 
 
 def page_to_notebook(
@@ -254,7 +257,9 @@ def _title_cell(page: Page, environment: dict, writer: _Writer) -> str:
     lines = [f"# {page.title}"]
     if page.description:
         lines.append(f"*{page.description}*")
-    where = f"[this page of the site]({writer.page_link()})" if writer.site else "a page"
+    where = (
+        f"[this page of the site]({writer.site}{page_url(page.path)})" if writer.site else "a page"
+    )
     made = (
         f"with JAX {environment['jax']} (jaxlib {environment['jaxlib']}), Python "
         f"{environment['python']}, on {environment['device']}"
