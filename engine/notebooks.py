@@ -1,10 +1,11 @@
 """Turn a page into a Jupyter notebook (nbformat v4) that runs top to bottom on its own.
 
-``page_to_notebook`` is a pure function of the parsed page (``engine.markers.read_page``), the
-page's text and, optionally, the outputs the build recorded for its blocks. The notebook holds:
+``page_to_notebook`` is a pure function of the parsed page (``engine.markers``, which also
+supplies its outline of prose and boxes) and, optionally, the outputs the build recorded for its
+blocks. The notebook holds:
 
 - a title cell, then a **setup cell**: the project files the page's code imports (``jitkit.py``;
-  for the workbook also the checker and the exercises' checks) are written to a temporary
+  for the workbook also the checker and the checks it reads) are written to a temporary
   folder put on ``sys.path``, then the four imports every page starts from. A learner who
   downloads one ``.ipynb`` needs nothing else but the project's dependencies;
 - the prose as Markdown cells: admonitions become quotes or ``<details>``, relative links
