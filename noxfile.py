@@ -41,8 +41,13 @@ PYTHON = find_python()
 
 
 def install(session: nox.Session, *groups: str) -> None:
-    """Install the locked dependency groups (uv.lock) into the session's venv."""
-    args = ["uv", "sync", "--frozen", "--no-default-groups"]
+    """Install the locked dependency groups (uv.lock) into the session's venv.
+
+    `--frozen` trusts uv.lock as it is; on CI, `--locked` also fails when uv.lock no longer
+    matches pyproject.toml (a dependency changed without `uv lock`).
+    """
+    frozen = "--locked" if os.environ.get("CI") else "--frozen"
+    args = ["uv", "sync", frozen, "--no-default-groups"]
     for group in groups:
         args += ["--group", group]
     session.run_install(*args, env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location})
@@ -119,7 +124,7 @@ def page(session: nox.Session) -> None:
     if not pages:
         session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
     install(session, "test")
-    session.run("python", "-m", "engine.check", *pages)  # outputs, markers, contracts, cache
+    session.run("python", "-m", "engine.page_outputs", *pages)  # as the build runs it, cached
     with_notebook = session.run(
         "python", "-c", NOTEBOOK_PAGES_SCRIPT, *pages, silent=True, log=False
     ).split()
@@ -145,6 +150,7 @@ def lint(session: nox.Session) -> None:
     `nox -s lint -- <pre-commit run arguments>` runs something else: `-- codespell --all-files`.
     """
     install(session, "lint")
+    session.run("uv", "lock", "--check")  # fails when uv.lock is stale against pyproject.toml
     if session.posargs:
         session.run("pre-commit", "run", *session.posargs)
         return
@@ -185,7 +191,7 @@ def show_hook_edits(before: dict[str, bytes]) -> None:
 def check(session: nox.Session) -> None:
     """Check your solution to an exercise: `nox -s check -- <exercise-id> <file.py>`."""
     install(session, "docs")
-    session.run("python", "-m", "engine.checker", *session.posargs)
+    session.run("python", "-m", "engine.check_solution", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -21,32 +21,30 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from engine import results
+from engine.execute import TIMEOUT_ADVICE
 from engine.markers import ROOT, SNIPPETS, Page
+from engine.results import Failure, Outcome, PageResult
 
 CACHE_DIR = ROOT / ".cache" / "jitdocs"
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-ENGINE_FILES = ("markers.py", "execute.py", "runner.py")
+ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py")
 log = logging.getLogger("mkdocs.jitdocs")
 
 
 class PageFailure(Exception):
-    """A page's code failed; the message names the page, file and line."""
+    """A page's code failed: ``failure`` says how; the message names the page, file and line."""
 
-    def __init__(self, message: str, timing_claims: list[dict] | None = None) -> None:
-        super().__init__(message)
-        self.timing_claims = timing_claims or []  # measured before the failure (nox -s stress)
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
 
-
-@dataclass
-class PageResult:
-    outcomes: list[dict]
-    environment: dict
-    cached: bool = False
-    seconds: float = 0.0
+    @property
+    def timing_claims(self) -> list[dict]:
+        return self.failure.timing_claims
 
 
 # ---------------------------------------------------------------- cache key
@@ -77,62 +75,64 @@ def _version(name: str) -> str | None:
         return None
 
 
-def local_modules(sources: list[str], search: tuple[Path, ...] = (SNIPPETS, ROOT)) -> dict:
-    """Text of every project module the code imports, followed recursively.
+def project_files(sources: list[str], root: Path = ROOT) -> dict[str, str]:
+    """Every project file ``sources`` import, followed recursively: path (from ``root``) -> text.
 
-    A module that reads project files at run time lists them in ``KEY_INPUTS`` (glob patterns
-    relative to the project root); those files count as inputs too.
+    Both the cache key and a notebook's bundle use it. Modules resolve under ``root/snippets``
+    first, then ``root`` (as on the pages' ``sys.path``). A module that reads project files at
+    run time names them in ``READS_AT_RUN_TIME`` (glob patterns relative to the root); those
+    files count too.
     """
     found: dict[str, str] = {}
     todo = list(sources)
     while todo:
-        source = todo.pop()
-        for pattern in _key_inputs(source):
-            for path in sorted(ROOT.glob(pattern)):
-                found.setdefault(path.relative_to(ROOT).as_posix(), path.read_text("utf-8"))
-        for name in _imported_names(source):
-            path = _module_file(name, search)
-            if path is not None and name not in found:
+        tree = _syntax_tree(todo.pop())
+        paths = [path for name in _imported_names(tree) for path in _module_file(name, root)]
+        paths += [path for pattern in _declared_reads(tree) for path in sorted(root.glob(pattern))]
+        for path in paths:
+            name = path.relative_to(root).as_posix()
+            if name not in found:
                 found[name] = path.read_text(encoding="utf-8")
                 todo.append(found[name])
     return dict(sorted(found.items()))
 
 
-def _module_file(dotted: str, search: tuple[Path, ...]) -> Path | None:
-    """``jitkit`` -> snippets/jitkit.py, ``engine.checker`` -> engine/checker.py, else None."""
+def _syntax_tree(source: str) -> ast.Module:
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return ast.Module(body=[], type_ignores=[])  # reported when the block runs
+
+
+def _module_file(dotted: str, root: Path) -> list[Path]:
+    """``jitkit`` -> [snippets/jitkit.py], ``engine`` -> [engine/__init__.py], else []."""
     relative = Path(*dotted.split("."))
-    for folder in search:
+    for folder in (root / "snippets", root):
         for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):
             if candidate.is_file():
-                return candidate
-    return None
+                return [candidate]
+    return []
 
 
-def _imported_names(source: str) -> set[str]:
-    """Every module an import statement names, with each of its parents (a.b -> a, a.b)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
+def _imported_names(tree: ast.Module) -> set[str]:
+    """Every module an import names, with its parents (a.b -> a, a.b); ``from a import b``
+    also names ``a.b``, which may be a submodule."""
     dotted = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             dotted.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             dotted.add(node.module)
+            dotted.update(f"{node.module}.{alias.name}" for alias in node.names)
     return {
         ".".join(name.split(".")[: i + 1]) for name in dotted for i in range(name.count(".") + 1)
     }
 
 
-def _key_inputs(source: str) -> list[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
+def _declared_reads(tree: ast.Module) -> list[str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "KEY_INPUTS" for t in node.targets
+            isinstance(t, ast.Name) and t.id == "READS_AT_RUN_TIME" for t in node.targets
         ):
             return list(ast.literal_eval(node.value))
     return []
@@ -143,7 +143,7 @@ def cache_key(page: Page, fingerprint: dict) -> str:
     material = {
         "engine": engine,
         "blocks": [block.key_material() for block in page.blocks],
-        "modules": local_modules([block.source for block in page.blocks]),
+        "modules": project_files([block.source for block in page.blocks]),
         "environment": fingerprint,
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
@@ -156,13 +156,13 @@ def _checksum(result: dict) -> str:
     return hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
 
 
-def _entry_path(page: Page, cache_dir: Path) -> Path:
+def entry_path(page: Page, cache_dir: Path) -> Path:
     return cache_dir / f"{page.path.replace('/', '__')}.json"
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:
     """The stored result for ``key``, or None; a corrupt entry is reported and ignored."""
-    path = _entry_path(page, cache_dir)
+    path = entry_path(page, cache_dir)
     if not path.is_file():
         return None
     try:
@@ -171,11 +171,10 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
             return None
         if entry["checksum"] != _checksum(entry["result"]):
             raise ValueError("checksum mismatch")
-        result = PageResult(**entry["result"])
+        result = PageResult.from_dict(entry["result"])
     except (ValueError, KeyError, TypeError) as error:
-        log.warning(
-            "jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path
-        )
+        # INFO, not WARNING: the page simply runs again, and --strict fails on any warning.
+        log.info("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
         return None
     result.cached = True
     return result
@@ -183,9 +182,9 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
 
 def store(page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR) -> None:
     cache_dir.mkdir(parents=True, exist_ok=True)
-    data = dataclasses.asdict(result)
+    data = result.to_dict()
     entry = {"key": key, "result": data, "checksum": _checksum(data)}
-    path = _entry_path(page, cache_dir)
+    path = entry_path(page, cache_dir)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(entry), encoding="utf-8")
     os.replace(tmp, path)  # atomic: a killed build never leaves half an entry behind
@@ -239,26 +238,21 @@ def _pump(stream, sink) -> None:
         sink.put(None)
 
 
-def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[dict], dict]:
-    outcomes: list[dict] = []
+def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[Outcome], dict]:
+    outcomes: list[Outcome] = []
     current, limit = None, STARTUP_SECONDS
     deadline = time.monotonic() + limit
     while True:
         try:
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            where = page.blocks[current].where if current is not None else page.path
-            raise PageFailure(
-                f"{where}: block did not finish within {limit:g} s and was stopped "
-                "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
-            ) from None
+            summary = f"block did not finish within {limit:g} s and was stopped"
+            raise _page_failure(page, current, results.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
             tail = "".join(stderr[-20:]).rstrip()
-            raise PageFailure(
-                f"{page.path}: the page's process exited ({child.returncode}) "
-                f"before finishing:\n{tail}"
-            )
+            summary = f"the page's process exited ({child.returncode}) before finishing"
+            raise _page_failure(page, current, results.CRASH, summary, f":\n{tail}")
         message = json.loads(line)
         event = message["event"]
         if event == "start":
@@ -266,11 +260,19 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
             limit = page.blocks[current].timeout + KILL_GRACE_SECONDS
             deadline = time.monotonic() + limit
         elif event == "done":
-            outcomes.append(message["outcome"])
+            outcomes.append(Outcome.from_dict(message["outcome"]))
         elif event == "failed":
-            raise PageFailure(message["message"], message.get("timing_claims"))
+            raise PageFailure(Failure.from_dict(message["failure"]))
         elif event == "environment":
             return outcomes, message["environment"]
+
+
+def _page_failure(page: Page, index: int | None, kind: str, summary: str, tail: str):
+    """A failure the parent detects: the block that was running (if any) is named."""
+    block = page.blocks[index] if index is not None else None
+    failure = Failure(kind, page.path, block.line if block else None, index, summary=summary)
+    failure.message = f"{failure.where}: {summary}{tail}"
+    return PageFailure(failure)
 
 
 def execute_pages(
@@ -317,7 +319,7 @@ def timing_summary(results: dict[str, PageResult]) -> str | None:
         claim
         for result in results.values()
         for outcome in result.outcomes
-        for claim in outcome.get("timing_claims", [])
+        for claim in outcome.timing_claims
     ]
     if not claims:
         return None

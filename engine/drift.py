@@ -30,12 +30,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import results
 from engine.build import (
     CACHE_DIR,
     PageFailure,
-    PageResult,
-    _entry_path,
     cache_key,
+    entry_path,
     environment_fingerprint,
     execute_pages,
     load_cached,
@@ -43,10 +43,10 @@ from engine.build import (
     store,
 )
 from engine.markers import ROOT, Block, MarkupError, Page, read_page
+from engine.results import Failure, Outcome, PageResult
 
 DRIFT_CACHE = ROOT / ".cache" / "drift"
 MAX_RERUNS = 8
-LOCATED = re.compile(r"^(?P<page>[^\s:]+\.md):(?P<line>\d+): (?P<rest>.*)", re.DOTALL)
 
 # ---------------------------------------------------------------- comparing outputs
 
@@ -83,10 +83,10 @@ def mask(text: str) -> str:
     return "\n".join(lines)
 
 
-def block_text(outcome: dict) -> str:
+def block_text(outcome: Outcome) -> str:
     """The text a reader sees for a block: output, error, and each figure's alt text."""
-    alts = [f"[figure: {figure['alt']}]" for figure in outcome.get("figures", [])]
-    return "\n".join([outcome.get("output", ""), outcome.get("error") or "", *alts]).strip()
+    alts = [f"[figure: {figure.alt}]" for figure in outcome.figures]
+    return "\n".join([outcome.output, outcome.error, *alts]).strip()
 
 
 def first_difference(old: str, new: str, width: int = 96) -> tuple[str, str]:
@@ -109,11 +109,11 @@ def _shorten(text: str, width: int) -> str:
 
 
 @dataclass
-class Failure:
+class Finding:
     kind: str  # "contract", "fact" or "other"
     where: str
     summary: str
-    index: int | None  # the block that failed, when the message names its line
+    index: int | None  # the block that failed, when known
     follows: bool = False  # an earlier block on the page failed first
 
 
@@ -121,62 +121,49 @@ class Failure:
 class PageReport:
     path: str
     blocks: int
-    outcomes: list[dict | None] = field(default_factory=list)  # None: failed or never ran
-    failures: list[Failure] = field(default_factory=list)
+    outcomes: list[Outcome | None] = field(default_factory=list)  # None: failed or never ran
+    failures: list[Finding] = field(default_factory=list)
     not_run: int = 0  # blocks after a failure that could not be reached
     compared: int = 0
     changed: list[tuple[str, str, str]] = field(default_factory=list)  # (where, pinned, now)
     note: str = ""
 
 
-_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b.*")
+# The engine's failure kinds, as the report groups them.
+REPORT_KIND = {results.CONTRACT: "contract", results.RAISED: "contract", results.ASSERTION: "fact"}
 
 
-def _failing_line(message: str) -> str:
-    """The source line of the traceback's last frame (the engine puts page lines there)."""
-    lines = message.splitlines()
-    found = ""
-    for n, line in enumerate(lines[:-1]):
-        if line.lstrip().startswith("File ") and lines[n + 1].startswith("    "):
-            found = lines[n + 1].strip()
-    return found
+def _error_words(failure: Failure) -> str:
+    """``KeyError: 'x' (at `code`)``, or ``AssertionError at `code``` for a bare assert."""
+    error = failure.error_type
+    if failure.error_message:
+        error += f": {failure.error_message}"
+    if not failure.source:
+        return error
+    if failure.error_type == "AssertionError":
+        return error if failure.error_message else f"{error} at `{failure.source}`"
+    return f"{error} (at `{failure.source}`)"
 
 
-def classify(message: str, page: Page) -> Failure:
-    """Turn a PageFailure message into a Failure: which contract broke, at which block."""
-    head = message.strip().splitlines()[0] if message.strip() else message
-    located = LOCATED.match(head)
-    if not located:
-        return Failure("other", page.path, head, None)
-    where = f"{located['page']}:{located['line']}"
-    rest = located["rest"]
-    index = next((i for i, b in enumerate(page.blocks) if b.line == int(located["line"])), None)
-    block = page.blocks[index] if index is not None else None
-    fact = getattr(block, "fact", None)
-    # the exception follows the lead; hide the fact's own words, which may name an error too
-    tail = rest.replace(f"'{fact}'", "'…'") if fact else rest
-    error = _ERROR.search(tail.split(": ", 1)[-1])
-    error = (error[0] if error else rest).strip().rstrip(":")
-    source = _failing_line(message)
-    if source and error in {"AssertionError", "AssertionError: "}:
-        error = f"AssertionError at `{source}`"
-    elif source and not error.startswith(("AssertionError", "should")):
-        error = f"{error} (at `{source}`)"
-    if re.search(r"no longer holds?\b", rest):
+def classify(failure: Failure, page: Page) -> Finding:
+    """Sort an engine failure into the report's groups by its kind (never by its wording)."""
+    block = page.blocks[failure.index] if failure.index is not None else None
+    kind = REPORT_KIND.get(failure.kind, "other")
+    error = _error_words(failure)
+    if failure.kind == results.ASSERTION:
         if block is not None and block.bad:
-            return Failure("fact", where, f"❌ asserts no longer hold: {error}", index)
-        label = f"fact '{fact}' no longer holds" if fact else "assertion no longer holds"
-        return Failure("fact", where, f"{label}: {error}", index)
-    if rest.startswith("the ❌ block should"):
-        summary = rest.split("; if ", 1)[0].replace("the ❌ block ", "❌ ")
-        return Failure("contract", where, summary, index)
-    if rest.startswith("unexpected exception"):
-        if error.startswith("AssertionError"):
-            label = f"fact '{fact}' no longer holds" if fact else "assertion no longer holds"
-            return Failure("fact", where, f"{label}: {error}", index)
+            label = "❌ asserts no longer hold"
+        elif block is not None and block.fact:
+            label = f"fact '{block.fact}' no longer holds"
+        else:
+            label = "assertion no longer holds"
+        summary = f"{label}: {error}"
+    elif failure.kind == results.RAISED:
         label = "✅ block now raises" if block is not None and block.good else "example now raises"
-        return Failure("contract", where, f"{label} {error}", index)
-    return Failure("other", where, rest, index)
+        summary = f"{label} {error}"
+    else:
+        summary = failure.summary.replace("the ❌ block ", "❌ ") + (f" {error}" if error else "")
+    return Finding(kind, failure.where, summary, failure.index)
 
 
 def relax(block: Block) -> Block:
@@ -192,20 +179,20 @@ def relax(block: Block) -> Block:
     return dataclasses.replace(block, source=source, bad=None, good=False)
 
 
-def run_continuing(page: Page) -> tuple[PageResult | None, list[Failure], set[int]]:
+def run_continuing(page: Page) -> tuple[PageResult | None, list[Finding], set[int]]:
     """Run the page; after a failure, relax that block and run again, to reach later blocks.
 
     Returns the last run's result (None if it never finished), the failures in page order and
     the indexes of the relaxed blocks (their outcomes are not the page's real output).
     """
-    failures: list[Failure] = []
+    failures: list[Finding] = []
     relaxed: set[int] = set()
     current = page
     for _ in range(MAX_RERUNS + 1):
         try:
             return run_page(current), failures, relaxed
         except PageFailure as error:
-            failure = classify(str(error), page)
+            failure = classify(error.failure, page)
             failure.follows = bool(failures)
             failures.append(failure)
             if failure.index is None or failure.index in relaxed:
@@ -231,9 +218,11 @@ def pinned_versions() -> dict[str, str]:
     return pins
 
 
-def load_pinned(page: Page, pinned_dir: Path, fingerprint: dict) -> tuple[list[dict] | None, str]:
+def load_pinned(
+    page: Page, pinned_dir: Path, fingerprint: dict
+) -> tuple[list[Outcome] | None, str]:
     """The pinned build's outcomes for ``page``, and a note when they are missing or stale."""
-    path = _entry_path(page, pinned_dir)
+    path = entry_path(page, pinned_dir)
     if not path.is_file():
         return None, "no pinned output (run `nox -s docs` first)"
     entry = json.loads(path.read_text(encoding="utf-8"))
@@ -241,7 +230,7 @@ def load_pinned(page: Page, pinned_dir: Path, fingerprint: dict) -> tuple[list[d
     pinned_fp["versions"].update(pinned_versions())
     if entry.get("key") != cache_key(page, pinned_fp):
         return None, "pinned output is stale (run `nox -s docs` first)"
-    return entry["result"]["outcomes"], ""
+    return [Outcome.from_dict(o) for o in entry["result"]["outcomes"]], ""
 
 
 def all_pages(paths: list[str]) -> list[Page]:
@@ -273,7 +262,7 @@ def check_page(page: Page, cache_dir: Path, pinned_dir: Path, fingerprint: dict)
     if pinned is None:
         return report
     for block, old, new in zip(page.blocks, pinned, report.outcomes, strict=True):
-        if new is None or new.get("skipped") or old.get("skipped"):
+        if new is None or new.skipped or old.skipped:
             continue
         report.compared += 1
         before, after = block_text(old), block_text(new)
@@ -299,7 +288,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
         "",
     ]
 
-    def section(title: str, items: list[Failure]) -> None:
+    def section(title: str, items: list[Finding]) -> None:
         out.append(f"{title} ({len(items)})")
         for f in items:
             note = "  [after an earlier failure on this page]" if f.follows else ""

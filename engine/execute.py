@@ -16,10 +16,11 @@ import threading
 import time
 import traceback
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import results
 from engine.markers import Block
+from engine.results import Failure, Figure, Outcome
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -30,31 +31,19 @@ from jax import lax
 """
 TRACEBACK_FRAMES = 4
 FENCE_FILENAME = "<example>"
+TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
 
 
 class BlockFailure(Exception):
-    """A block broke its contract. The message names the page and line."""
+    """A block broke its contract: ``failure`` says how; the message names the page and line."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
 
 
 class BlockTimeout(BaseException):
     """Raised in a block that ran past its time limit; a BaseException so user code can't eat it."""
-
-
-@dataclass
-class Figure:
-    alt: str
-    light: str  # SVG text
-    dark: str
-
-
-@dataclass
-class Outcome:
-    output: str = ""
-    error: str | None = None  # "ErrorName: message" for a ❌ block that raised as declared
-    figures: list[Figure] = field(default_factory=list)
-    seconds: float = 0.0
-    skipped: bool = False
-    timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
 
 
 def new_namespace() -> dict:
@@ -75,8 +64,8 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
     outcome.timing_claims = drain_timing_claims(block)
     try:
         _check_contract(block, error, warned, outcome)
-    except BlockFailure as failure:
-        failure.timing_claims = outcome.timing_claims  # the stress report needs failed runs too
+    except BlockFailure as error:
+        error.failure.timing_claims = outcome.timing_claims  # nox -s stress counts failed runs
         raise
     outcome.figures = collect_figures(block)
     return outcome
@@ -84,7 +73,7 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
 
 def _run_captured(
     block: Block, namespace: dict, buffer: io.StringIO
-) -> tuple[Exception | None, list[str]]:
+) -> tuple[BaseException | None, list[str]]:
     """Run the code with stdout, stderr and warnings going to ``buffer``.
 
     Returns what it raised (or None) and the names of the warning categories it emitted.
@@ -107,11 +96,9 @@ def _run_captured(
             _run_code(block, namespace)
             _flush_jax_effects()
         except BlockTimeout as error:
-            raise BlockFailure(
-                f"{block.where}: block did not finish within {block.timeout:g} s "
-                "(raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
-            ) from error
-        except Exception as error:
+            summary = f"block did not finish within {block.timeout:g} s"
+            raise _failure(block, results.TIMEOUT, summary, advice=TIMEOUT_ADVICE) from error
+        except (Exception, SystemExit) as error:  # sys.exit() ends the block, not the page
             return error, seen_warnings
     return None, seen_warnings
 
@@ -166,43 +153,55 @@ def _time_limit(block: Block):
 
 
 def _check_contract(
-    block: Block, error: Exception | None, warned: list[str], outcome: Outcome
+    block: Block, error: BaseException | None, warned: list[str], outcome: Outcome
 ) -> None:
     expect = block.bad
+    if error is not None and (expect is None or expect.mode != "raises"):
+        raise _unexpected(block, error)
     if expect is None or expect.mode == "asserts":
-        if error is not None:
-            raise BlockFailure(_unexpected(block, error))
         return
     if expect.mode == "warns":
-        if error is not None:
-            raise BlockFailure(_unexpected(block, error))
         if expect.name not in warned:
-            raise BlockFailure(
-                f"{block.where}: the ❌ block should warn {expect.name}, but it emitted "
-                f"{', '.join(warned) or 'no warning'}; if JAX changed, update the page"
+            got = f"it emitted {', '.join(warned) or 'no warning'}"
+            summary = f"the ❌ block should warn {expect.name}, but {got}"
+            raise _failure(
+                block, results.CONTRACT, summary, advice="; if JAX changed, update the page"
             )
         return
     if error is None:
-        raise BlockFailure(
-            f"{block.where}: the ❌ block should raise {expect.name}, but it ran without error; "
-            "if a JAX upgrade fixed this pitfall, update the page"
-        )
+        summary = f"the ❌ block should raise {expect.name}, but it ran without error"
+        advice = "; if a JAX upgrade fixed this pitfall, update the page"
+        raise _failure(block, results.CONTRACT, summary, advice=advice)
     if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
-        raise BlockFailure(
-            f"{block.where}: the ❌ block should raise {expect.name}, but it raised "
-            f"{type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
-        )
-    outcome.error = f"{type(error).__name__}: {str(error).strip()}"
+        summary = f"the ❌ block should raise {expect.name}, but it raised"
+        raise _failure(block, results.CONTRACT, summary, error=error)
+    outcome.error_type, outcome.error_message = type(error).__name__, str(error).strip()
 
 
-def _unexpected(block: Block, error: BaseException) -> str:
-    if block.bad and block.bad.mode == "asserts" and isinstance(error, AssertionError):
-        lead = f"{block.where}: the ❌ block's assertions no longer hold (did JAX change?)"
-    elif block.fact and isinstance(error, AssertionError):
-        lead = f"{block.where}: the fact '{block.fact}' no longer holds (did JAX change?)"
+def _unexpected(block: Block, error: BaseException) -> BlockFailure:
+    if isinstance(error, AssertionError) and block.bad and block.bad.mode == "asserts":
+        summary = "the ❌ block's assertions no longer hold (did JAX change?):"
+    elif isinstance(error, AssertionError) and block.fact:
+        summary = f"the fact '{block.fact}' no longer holds (did JAX change?):"
     else:
-        lead = f"{block.where}: unexpected exception in {block.filename}"
-    return f"{lead}: {type(error).__name__}: {_first_line(error)}\n{_frames(block, error)}"
+        summary = f"unexpected exception in {block.filename}:"
+    kind = results.ASSERTION if isinstance(error, AssertionError) else results.RAISED
+    return _failure(block, kind, summary, error=error)
+
+
+def _failure(
+    block: Block, kind: str, summary: str, *, error: BaseException | None = None, advice: str = ""
+) -> BlockFailure:
+    """The typed failure of ``block``, with the message people read (page line first)."""
+    failure = Failure(kind, block.page, block.line, summary=summary.rstrip(":"))
+    message = f"{block.where}: {summary}{advice}"
+    if error is not None:
+        shown = _on_page(block, error)
+        failure.error_type, failure.error_message = type(error).__name__, _first_line(shown)
+        frames, failure.source = _frames(block, error)
+        message += f" {failure.error_type}: {failure.error_message}\n{frames}"
+    failure.message = message
+    return BlockFailure(failure)
 
 
 def drain_timing_claims(block: Block) -> list[dict]:
@@ -237,8 +236,19 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def _frames(block: Block, error: BaseException) -> str:
-    """The traceback's last few frames, without the engine's own, with page line numbers."""
+def _on_page(block: Block, error: BaseException) -> BaseException:
+    """A SyntaxError in fenced code located on the page instead of at ``<example>``."""
+    if not isinstance(error, SyntaxError) or error.filename != FENCE_FILENAME or not error.lineno:
+        return error
+    line = block.first_line + error.lineno - 1
+    end = block.first_line + error.end_lineno - 1 if error.end_lineno else None
+    details = (block.filename, line, error.offset, error.text, end, error.end_offset)
+    return type(error)(error.msg, details)
+
+
+def _frames(block: Block, error: BaseException) -> tuple[str, str]:
+    """The traceback's last few frames, without the engine's own, with page line numbers, and
+    the source line of the last one."""
     frames = []
     for frame in traceback.extract_tb(error.__traceback__):
         if frame.filename.startswith(_ENGINE_DIR):
@@ -250,8 +260,10 @@ def _frames(block: Block, error: BaseException) -> str:
         frames.append(frame)
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames[-TRACEBACK_FRAMES:])
-    lines += traceback.format_exception_only(type(error), error)
-    return "".join(lines).rstrip()
+    shown = _on_page(block, error)
+    lines += traceback.format_exception_only(type(shown), shown)
+    source = (frames[-1].line or "").strip() if frames else ""
+    return "".join(lines).rstrip(), source
 
 
 _ENGINE_DIR = str(Path(__file__).resolve().parent)
@@ -273,10 +285,9 @@ def collect_figures(block: Block) -> list[Figure]:
         alt = fig.get_label().strip()
         plt.close(fig)
         if not alt:
-            raise BlockFailure(
-                f"{block.where}: a figure has no alt text; describe what it shows with "
-                'fig.set_label("...") before the block ends'
-            )
+            summary = "a figure has no alt text"
+            advice = '; describe what it shows with fig.set_label("...") before the block ends'
+            raise _failure(block, results.FIGURE, summary, advice=advice)
         light = _svg(fig, LIGHT_INK)
         dark = _svg(fig, DARK_INK)
         figures.append(Figure(alt=alt, light=light, dark=dark))

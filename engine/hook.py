@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
@@ -19,26 +20,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from engine.build import PageFailure, PageResult, execute_pages
+from engine.build import PageFailure, execute_pages
 from engine.markers import (
+    BADGES,
     Block,
     Directive,
     MarkupError,
     Page,
+    code_fence,
+    marker_table,
     page_slug,
-    parse_page,
     read_page,
 )
 from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.results import Outcome, PageResult
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
-BADGE_TEXT = {"must-read": "Must read", "extra": "Optional extra"}
 
-_pages: dict[str, Page] = {}
-_results: dict[str, PageResult] = {}
-_figure_uris: dict[tuple[str, int, int], tuple[str, str]] = {}
-_notebook_uris: dict[str, str] = {}
+
+@dataclass
+class BuildState:
+    """What ``on_files`` learns about every page, for the events that render them."""
+
+    pages: dict[str, Page] = field(default_factory=dict)  # parsed once per build
+    results: dict[str, PageResult] = field(default_factory=dict)
+    figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
+    notebook_uris: dict[str, str] = field(default_factory=dict)
+
+
+# mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
+# under `mkdocs serve`) starts by replacing this one object in on_files.
+state = BuildState()
 
 
 # ---------------------------------------------------------------- events
@@ -61,9 +74,10 @@ def on_files(files: Files, config) -> Files:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    _pages.clear(), _results.clear(), _figure_uris.clear(), _notebook_uris.clear()
+    global state
+    state = BuildState()
     for page in pages:
-        _pages[page.path], _results[page.path] = page, results[page.path]
+        state.pages[page.path], state.results[page.path] = page, results[page.path]
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
     return files
@@ -72,21 +86,21 @@ def on_files(files: Files, config) -> Files:
 def on_page_markdown(markdown: str, page, config, files) -> str:
     root = Path(config["docs_dir"]).resolve().parent
     path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
-    offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
-    try:
-        parsed = parse_page(path, markdown, offset, root)
-    except MarkupError as error:
-        raise PluginError(str(error)) from None
-    result = _results[path]
+    parsed, result = state.pages[path], state.results[path]
+    # mkdocs drops the blank lines after the front matter that the parsed text still has.
+    shift = len(parsed.text) - len(markdown)
+    if shift < 0 or parsed.text[shift:] != markdown:
+        raise PluginError(f"{path}: page text changed between parsing and rendering")
     edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
     ids = anchors(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
-    if path in _notebook_uris:
-        edits.append(render_download_link(markdown, parsed, _notebook_uris[path], page))
-    for start, end, text in sorted(edits, reverse=True):
-        markdown = markdown[:start] + text + markdown[end:]
-    return markdown + render_provenance(result)
+    if path in state.notebook_uris:
+        edits.append(render_download_link(parsed, state.notebook_uris[path], page))
+    text = parsed.text
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text[shift:] + render_provenance(result)
 
 
 # ---------------------------------------------------------------- transforms
@@ -96,15 +110,15 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
     """Register each chart's light and dark SVG as a generated file of the site."""
     slug = page_slug(page.path)
     for index, outcome in enumerate(result.outcomes):
-        for number, figure in enumerate(outcome["figures"]):
+        for number, figure in enumerate(outcome.figures):
             uris = []
-            for theme in ("light", "dark"):
-                digest = hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+            for theme, svg in (("light", figure.light), ("dark", figure.dark)):
+                digest = hashlib.sha256(svg.encode()).hexdigest()[:12]
                 uri = f"figures/{slug}/{digest}-{theme}.svg"
                 if files.get_file_from_path(uri) is None:
-                    files.append(File.generated(config, uri, content=figure[theme]))
+                    files.append(File.generated(config, uri, content=svg))
                 uris.append(uri)
-            _figure_uris[(page.path, index, number)] = (uris[0], uris[1])
+            state.figure_uris[(page.path, index, number)] = (uris[0], uris[1])
 
 
 def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
@@ -113,7 +127,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     if not wants_notebook(page.path):
         return
     notebook = build_notebook(
-        page.path,
+        page,
         outcomes=result.outcomes,
         environment=result.environment,
         site_url=config.get("site_url") or "",
@@ -121,14 +135,12 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     )
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
-    _notebook_uris[page.path] = uri
+    state.notebook_uris[page.path] = uri
 
 
-def render_download_link(markdown: str, parsed: Page, uri: str, page) -> tuple[int, int, str]:
+def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     """An edit that puts the notebook's download link on the line after the page's H1."""
-    limit = parsed.blocks[0].start if parsed.blocks else len(markdown)
-    title = re.search(r"^# .*\n", markdown[:limit], re.MULTILINE)
-    at = title.end() if title else 0
+    at = parsed.title_end
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
     name = posixpath.basename(uri)
     link = (
@@ -151,24 +163,23 @@ def anchors(page: Page) -> dict[tuple[int, str], str]:
     return ids
 
 
-def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> str:
+def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) -> str:
     parts = [render_code(block)]
-    if outcome["skipped"]:
+    if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
-    if outcome["output"]:
-        parts.append(fence("text", outcome["output"], 'title="Output"'))
-    if outcome["error"]:
-        name = outcome["error"].split(":", 1)[0]
-        parts.append(fence("text", outcome["error"], f'title="Raises {name}"'))
-    for number, figure in enumerate(outcome["figures"]):
-        uris = _figure_uris[(block.page, index, number)]
-        parts.append(render_figure(figure["alt"], uris, page, svg_size(figure["light"])))
+    if outcome.output:
+        parts.append(code_fence("text", outcome.output, 'title="Output"'))
+    if outcome.error_type:
+        parts.append(code_fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
+    for number, figure in enumerate(outcome.figures):
+        uris = state.figure_uris[(block.page, index, number)]
+        parts.append(render_figure(figure.alt, uris, page, svg_size(figure.light)))
     if block.fact:
         fact_id = ids[(index, "fact")]
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
     if block.bad:
-        title = f"❌ Don't: {_describe(block)}"
+        title = f"❌ Don't: {block.bad.headline()}"
         pair_id = ids[(index, "contract")]
         body = (
             f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
@@ -181,7 +192,7 @@ def render_block(block: Block, outcome: dict, index: int, page, ids: dict) -> st
 
 def render_code(block: Block) -> str:
     title = f'title="{block.filename}"' if block.snippet else ""
-    code = fence("pycon" if block.is_doctest else "python", block.source, title)
+    code = code_fence("pycon" if block.is_doctest else "python", block.source, title)
     if block.collapse_code:
         return f'??? abstract "Show the code"\n\n{_indent(code)}'
     return code
@@ -221,7 +232,9 @@ def svg_size(svg: str) -> tuple[int, int] | None:
 def render_directive(directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
         return render_version_notes(page_path)
-    label = BADGE_TEXT[directive.value]
+    if directive.name == "marker-table":
+        return marker_table()
+    label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
 
@@ -230,8 +243,8 @@ def render_version_notes(page_path: str) -> str:
     """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
     rows = []
     here = posixpath.dirname(page_path)
-    for path, parsed in sorted(_pages.items()):
-        env = _results[path].environment
+    for path, parsed in sorted(state.pages.items()):
+        env = state.results[path].environment
         verified = f"JAX {env['jax']}" if env else "not run"
         ids = anchors(parsed)
         for index, block in enumerate(parsed.blocks):
@@ -239,7 +252,7 @@ def render_version_notes(page_path: str) -> str:
             title = _cell(parsed.title or path)
             if block.bad:
                 link = f"[{title}]({target}#{ids[(index, 'contract')]})"
-                claim = f"❌ {_describe(block)} ({_cell(block.section)})"
+                claim = f"❌ {block.bad.headline()} ({_cell(block.section)})"
                 rows.append(f"| {link} | {claim} | {verified} |")
             if block.fact:
                 link = f"[{title}]({target}#{ids[(index, 'fact')]})"
@@ -256,7 +269,7 @@ def _cell(text: str) -> str:
 
 def render_provenance(result: PageResult) -> str:
     env = result.environment or next(
-        (r.environment for r in _results.values() if r.environment), {}
+        (r.environment for r in state.results.values() if r.environment), {}
     )
     if not env:
         return ""
@@ -271,29 +284,5 @@ def render_provenance(result: PageResult) -> str:
     )
 
 
-def fence(language: str, text: str, attributes: str = "") -> str:
-    """A fenced block that no backtick run inside ``text`` can close early."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    info = f"{language} {attributes}".strip()
-    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
-
-
-def _describe(block: Block) -> str:
-    expect = block.bad
-    if expect.mode == "raises":
-        return f"raises {expect.name}"
-    if expect.mode == "warns":
-        return f"warns {expect.name}"
-    return "its asserts prove the problem"
-
-
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))
-
-
-def _front_matter_lines(source: Path, markdown: str) -> int:
-    raw = source.read_text(encoding="utf-8")
-    if not raw.endswith(markdown):
-        raise PluginError(f"{source}: page text changed between parsing and rendering")
-    return raw[: len(raw) - len(markdown)].count("\n")

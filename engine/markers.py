@@ -4,20 +4,10 @@ A page is Markdown. Runnable code is either a bare ```python fence or a snippet 
 
     <!-- snippet: NAME -->             runs snippets/<page_slug>/NAME.py at this point
 
-A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``,
-placed before the block it applies to (blank lines allowed in between):
-
-    <!-- bad: raises ErrorName -->     the ❌ block must raise exactly this exception class
-    <!-- bad: warns WarningName -->    the ❌ block must emit this warning category
-    <!-- bad: asserts -->              the ❌ block runs clean; its asserts show the wrong behaviour
-    <!-- good -->                      the ✅ block; every ❌ block is directly followed by one
-    <!-- skip: reason -->              shown, never run
-    <!-- timeout: SECONDS -->          this block may run longer than the default
-    <!-- collapse-code -->             fold the code, keep the output visible
-    <!-- fact: statement -->           the block's asserts prove this statement (version notes)
-
-and standalone ones: ``<!-- badge: must-read -->`` / ``<!-- badge: extra -->`` after a heading,
-and ``<!-- version-notes -->``, replaced by the table of every contract and fact on the site.
+A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``.
+Block markers go before the block they apply to (blank lines allowed in between); standalone
+ones stand for themselves. ``MARKERS`` below is the one list of them: the parser validates
+against it and the conventions page's table (``<!-- marker-table -->``) is generated from it.
 Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
 and missing snippet files are errors that name the file and line.
 """
@@ -26,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,9 +27,6 @@ SNIPPETS = ROOT / "snippets"
 MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 PYTHON_WORDS = {"python", "py", "python3", "pycon"}
-BADGES = {"must-read", "extra"}
-BLOCK_MARKERS = {"bad", "good", "skip", "timeout", "collapse-code", "fact"}
-STANDALONE_MARKERS = {"snippet", "badge", "version-notes"}
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
 
 
@@ -55,6 +43,188 @@ class Expectation:
 
     def describe(self) -> str:
         return f"{self.mode} {self.name}".strip()
+
+    def headline(self) -> str:
+        """The ❌ box's title on the site and the version-notes row."""
+        return "its asserts prove the problem" if self.mode == "asserts" else self.describe()
+
+    def cell_note(self) -> str:
+        """The line above the ❌ cell in a notebook."""
+        if self.mode == "raises":
+            return f"this cell must raise `{self.name}` (the error is the point)."
+        if self.mode == "warns":
+            return f"this cell must warn `{self.name}`."
+        return "this cell runs, and its asserts prove what goes wrong."
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str  # on the site
+    emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
+
+
+BADGES = {"must-read": Badge("Must read", "**"), "extra": Badge("Optional extra", "*")}
+
+
+def _flag(args: str) -> bool:
+    if args:
+        raise ValueError(f"takes no arguments, got '{args}'")
+    return True
+
+
+def _text(what: str):
+    def parse(args: str) -> str:
+        if not args:
+            raise ValueError(f"needs {what}")
+        return args
+
+    return parse
+
+
+def _seconds(args: str) -> float:
+    try:
+        return float(args)
+    except ValueError:
+        raise ValueError(f"takes seconds, got '{args}'") from None
+
+
+def _expectation(args: str) -> Expectation:
+    match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
+    if not match:
+        raise ValueError(
+            f"needs 'raises ErrorName', 'warns WarningName' or 'asserts', got '{args}'"
+        )
+    return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
+
+
+def _badge(args: str) -> str:
+    if args not in BADGES:
+        raise ValueError(f"must be one of {sorted(BADGES)}, got '{args}'")
+    return args
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """One marker: how it is written, what it applies to, what it means, how its argument parses.
+
+    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``.
+    """
+
+    name: str
+    applies_to: str  # "the next block" or "itself" (standalone)
+    uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
+    parse: Callable[[str], object] = _flag
+    field: str = ""
+
+    @property
+    def standalone(self) -> bool:
+        return not self.field
+
+
+NEXT, ITSELF = "the next block", "itself"
+MARKERS = {
+    spec.name: spec
+    for spec in (
+        MarkerSpec(
+            "bad",
+            NEXT,
+            (
+                ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
+                ("bad: warns WarningName", "❌ block that must emit this warning category."),
+                (
+                    "bad: asserts",
+                    "❌ block that runs, and whose `assert`s prove the wrong behaviour.",
+                ),
+            ),
+            _expectation,
+            "bad",
+        ),
+        MarkerSpec(
+            "good",
+            NEXT,
+            (("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),),
+            _flag,
+            "good",
+        ),
+        MarkerSpec(
+            "skip",
+            NEXT,
+            (
+                (
+                    "skip: reason",
+                    "Shown but never run (the reason is printed instead of output).",
+                ),
+            ),
+            _text("a reason: <!-- skip: why this block cannot run -->"),
+            "skip",
+        ),
+        MarkerSpec(
+            "timeout",
+            NEXT,
+            (
+                (
+                    "timeout: SECONDS",
+                    f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
+                ),
+            ),
+            _seconds,
+            "timeout",
+        ),
+        MarkerSpec(
+            "collapse-code",
+            NEXT,
+            (("collapse-code", "Folds the block's code; its output stays visible."),),
+            _flag,
+            "collapse_code",
+        ),
+        MarkerSpec(
+            "fact",
+            NEXT,
+            (
+                (
+                    "fact: statement",
+                    "The block's `assert`s prove this statement; listed in the version notes.",
+                ),
+            ),
+            _text("the statement its asserts prove"),
+            "fact",
+        ),
+        MarkerSpec(
+            "snippet",
+            ITSELF,
+            (("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
+            _text("a file stem like 'compile_chart'"),
+        ),
+        MarkerSpec(
+            "badge",
+            ITSELF,
+            tuple(
+                (f"badge: {kind}", f"A *{badge.label}* badge, on the line after a heading.")
+                for kind, badge in BADGES.items()
+            ),
+            _badge,
+        ),
+        MarkerSpec(
+            "version-notes",
+            ITSELF,
+            (("version-notes", "Replaced by the table of every contract and fact on the site."),),
+        ),
+        MarkerSpec(
+            "marker-table",
+            ITSELF,
+            (("marker-table", "Replaced by this table, generated from the engine's marker list."),),
+        ),
+    )
+}
+
+
+def marker_table() -> str:
+    """The Markdown table of every marker, for ``<!-- marker-table -->``."""
+    rows = ["| Marker | Applies to | Effect |", "| --- | --- | --- |"]
+    for spec in MARKERS.values():
+        for written, meaning in spec.uses:
+            rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
+    return "\n".join(rows) + "\n"
 
 
 @dataclass
@@ -116,6 +286,9 @@ class Page:
     title: str = ""
     blocks: list[Block] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    text: str = ""  # what was parsed: the page without its front matter (spans index into it)
+    description: str = ""  # the front matter's one-sentence description
+    title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
 
 
 def page_slug(page_path: str | Path) -> str:
@@ -130,7 +303,56 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     """
     parser = _PageParser(page, text, line_offset, root)
     parser.run()
+    parser.result.text = text
+    _check_pairs(parser.result)
     return parser.result
+
+
+def _has_assert(source: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # reported when the block runs, with the real traceback
+    return any(isinstance(node, ast.Assert) for node in ast.walk(tree))
+
+
+def _check_pairs(page: Page) -> None:
+    """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block."""
+    blocks = page.blocks
+    for index, block in enumerate(blocks):
+        if not block.bad:
+            continue
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        between = page.text[block.end : following.start] if following else "x"
+        if not following or not following.good or between.strip():
+            raise MarkupError(
+                f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                "a ✅ block marked <!-- good -->"
+            )
+
+
+def _find_close(lines: list[str], i: int, fence: str) -> int | None:
+    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    return next((j for j in range(i + 1, len(lines)) if closing.match(lines[j].rstrip("\n"))), None)
+
+
+def _strip_indent(line: str, indent: str) -> str:
+    return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+
+
+def _snippet_file(root: Path, page: str, name: str) -> tuple[str, str]:
+    """``snippets/<page_slug>/NAME.py`` and its text; ValueError names what is wrong."""
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise ValueError(f"snippet name '{name}' must be a file stem like 'compile_chart'")
+    rel = Path("snippets") / page_slug(page) / f"{name}.py"
+    if not (root / rel).is_file():
+        raise ValueError(f"snippet file {rel} not found")
+    return str(rel), (root / rel).read_text(encoding="utf-8")
+
+
+def _fence_language(info: str) -> str:
+    words = re.split(r"[\s{]+", info.lstrip("{.").strip(), maxsplit=1)
+    return words[0].lower() if words else ""
 
 
 class _PageParser:
@@ -140,7 +362,7 @@ class _PageParser:
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
-        self.pending: list[tuple[int, str, str]] = []  # (index, name, args) of markers in waiting
+        self.pending: list[tuple[int, MarkerSpec, object]] = []  # markers waiting for a block
         self.section = ""
         self.result = Page(page)
 
@@ -152,9 +374,8 @@ class _PageParser:
         while i < len(self.lines):
             i = self.step(i)
         if self.pending:
-            index, name, _ = self.pending[0]
-            raise self.error(index, f"marker '{name}' is not followed by a code block")
-        self.check_pairs()
+            index, spec, _ = self.pending[0]
+            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
 
     def step(self, i: int) -> int:
         line = self.lines[i]
@@ -166,43 +387,46 @@ class _PageParser:
             self.section = heading["text"]
             if len(heading[1]) == 1 and not self.result.title:
                 self.result.title = heading["text"]
+                if not self.result.blocks:
+                    self.result.title_end = self.starts[i + 1]
         marker = MARKER_LINE.match(line)
         if marker:
             self.marker(i, marker["name"], (marker["args"] or "").strip())
             return i + 1
         if line.strip() and self.pending:
-            index, name, _ = self.pending[0]
-            raise self.error(index, f"marker '{name}' is not followed by a code block")
+            index, spec, _ = self.pending[0]
+            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
         return i + 1
 
     def marker(self, i: int, name: str, args: str) -> None:
-        if name not in BLOCK_MARKERS | STANDALONE_MARKERS:
-            known = ", ".join(sorted(BLOCK_MARKERS | STANDALONE_MARKERS))
-            raise self.error(i, f"unknown marker '{name}' (known markers: {known})")
-        if name == "badge" and args not in BADGES:
-            raise self.error(i, f"badge must be one of {sorted(BADGES)}, got '{args}'")
-        if name == "version-notes":
-            self.no_args(i, name, args)
-        if name in ("badge", "version-notes"):
+        spec = MARKERS.get(name)
+        if spec is None:
+            raise self.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
+        try:
+            value = spec.parse(args)
+        except ValueError as error:
+            raise self.error(i, f"marker '{spec.name}' {error}") from None
+        if not spec.standalone:
+            self.pending.append((i, spec, value))
+        elif name == "snippet":
+            self.snippet(i, value)
+        else:
             indent = re.match(r"[ \t]*", self.lines[i]).group(0)
             line = i + 1 + self.offset
             directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
             self.result.directives.append(directive)
-        elif name == "snippet":
-            self.snippet(i, args)
-        else:
-            self.pending.append((i, name, args))
 
     def fence(self, i: int, match: re.Match) -> int:
         indent, fence, info = match["indent"], match["fence"], match["info"].strip()
-        close = self.find_close(i, indent, fence)
-        words = re.split(r"[\s{]+", info.lstrip("{.").strip(), maxsplit=1)
-        language = words[0].lower() if words else ""
+        close = _find_close(self.lines, i, fence)
+        if close is None:
+            raise self.error(i, "code fence is never closed")
+        language = _fence_language(info)
         if language not in PYTHON_WORDS:
             if self.pending:
                 raise self.error(
                     self.pending[0][0],
-                    f"marker '{self.pending[0][1]}' is before a "
+                    f"marker '{self.pending[0][1].name}' is before a "
                     f"'{language or 'plain'}' fence; markers apply to python blocks only",
                 )
             return close + 1
@@ -212,30 +436,18 @@ class _PageParser:
                 f"fence info '{info}' is not allowed: write a bare ```python fence "
                 "(Sybil skips fences with attributes; use markers instead)",
             )
-        body = [self.strip_indent(line, indent) for line in self.lines[i + 1 : close]]
+        body = [_strip_indent(line, indent) for line in self.lines[i + 1 : close]]
         source = "".join(body)
         self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
         return close + 1
 
-    def strip_indent(self, line: str, indent: str) -> str:
-        return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
-
-    def find_close(self, i: int, indent: str, fence: str) -> int:
-        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-        for j in range(i + 1, len(self.lines)):
-            if closing.match(self.lines[j].rstrip("\n")):
-                return j
-        raise self.error(i, "code fence is never closed")
-
     def snippet(self, i: int, name: str) -> None:
-        if not re.fullmatch(r"[a-z0-9_]+", name):
-            raise self.error(i, f"snippet name '{name}' must be a file stem like 'compile_chart'")
-        rel = Path("snippets") / page_slug(self.page) / f"{name}.py"
-        path = self.root / rel
-        if not path.is_file():
-            raise self.error(i, f"snippet file {rel} not found")
+        try:
+            rel, source = _snippet_file(self.root, self.page, name)
+        except ValueError as error:
+            raise self.error(i, str(error)) from None
         indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-        self.add_block(i, i, path.read_text(encoding="utf-8"), str(rel), 1, indent, name)
+        self.add_block(i, i, source, rel, 1, indent, name)
 
     def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
         first = self.pending[0][0] if self.pending else i
@@ -251,76 +463,180 @@ class _PageParser:
             snippet=snippet,
             section=self.section,
         )
-        for index, name, args in self.pending:
-            self.apply(block, index, name, args)
+        for _, spec, value in self.pending:
+            setattr(block, spec.field, value)
         self.pending = []
-        if (block.bad and block.bad.mode == "asserts") or block.fact:
-            self.require_assert(block, i)
-        self.result.blocks.append(block)
-
-    def apply(self, block: Block, i: int, name: str, args: str) -> None:
-        if name == "bad":
-            block.bad = self.expectation(i, args)
-        elif name == "good":
-            self.no_args(i, name, args)
-            block.good = True
-        elif name == "skip":
-            if not args:
-                raise self.error(i, "skip needs a reason: <!-- skip: why this block cannot run -->")
-            block.skip = args
-        elif name == "timeout":
-            try:
-                block.timeout = float(args)
-            except ValueError:
-                raise self.error(i, f"timeout takes seconds, got '{args}'") from None
-        elif name == "collapse-code":
-            self.no_args(i, name, args)
-            block.collapse_code = True
-        elif name == "fact":
-            if not args:
-                raise self.error(i, "fact needs the statement its asserts prove")
-            block.fact = args
-
-    def no_args(self, i: int, name: str, args: str) -> None:
-        if args:
-            raise self.error(i, f"marker '{name}' takes no arguments, got '{args}'")
-
-    def expectation(self, i: int, args: str) -> Expectation:
-        match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
-        if not match:
-            raise self.error(
-                i,
-                f"bad marker needs 'raises ErrorName', 'warns WarningName' or "
-                f"'asserts', got '{args}'",
-            )
-        if match[3]:
-            return Expectation("asserts")
-        return Expectation(match[1], match[2])
-
-    def require_assert(self, block: Block, i: int) -> None:
-        try:
-            tree = ast.parse(block.source)
-        except SyntaxError:
-            return  # reported when the block runs, with the real traceback
-        if not any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
+        claims = (block.bad and block.bad.mode == "asserts") or block.fact
+        if claims and not _has_assert(block.source):
             raise self.error(
                 i,
                 "a 'bad: asserts' or 'fact' block must contain assert statements that "
                 "prove what it claims",
             )
+        self.result.blocks.append(block)
 
-    def check_pairs(self) -> None:
-        blocks = self.result.blocks
-        for index, block in enumerate(blocks):
-            if not block.bad:
-                continue
-            following = blocks[index + 1] if index + 1 < len(blocks) else None
-            between = self.text[block.end : following.start] if following else "x"
-            if not following or not following.good or between.strip():
-                raise MarkupError(
-                    f"{block.where}: a ❌ 'bad' block must be followed directly by "
-                    "a ✅ block marked <!-- good -->"
+
+# ---------------------------------------------------------------- the page as a tree of boxes
+
+ADMONITION = re.compile(
+    r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
+)
+TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
+PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
+HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
+LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
+LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
+
+
+PROSE_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
+
+
+@dataclass
+class Node:
+    """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
+
+    kind: str  # "text", "block", "box"
+    lines: list[str] = field(default_factory=list)
+    index: int = -1
+    box: str = ""  # "!!!", "???", "???+", "==="
+    box_type: str = ""
+    title: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def has_blocks(self) -> bool:
+        return self.kind == "block" or any(child.has_blocks() for child in self.children)
+
+
+def outline(page: Page, drop_title: bool = False) -> list[Node]:
+    """The page as a tree: prose runs, its blocks (by index) and the admonition and tab boxes
+    that hold them. ``drop_title`` leaves out the H1 line."""
+    lines = _with_placeholders(page.text, page.blocks)[1]
+    title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if drop_title and title_line is not None:
+        del lines[title_line]
+    return _outline(lines)
+
+
+def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
+    """``body`` with each block's span (markers included) replaced by one placeholder line."""
+    pieces, position = [], 0
+    for index, block in enumerate(blocks):
+        pieces.append(body[position : block.start])
+        pieces.append(f"{block.indent}\x00{index}\x00\n")
+        position = block.end
+    pieces.append(body[position:])
+    text = "".join(pieces)
+    return text, text.splitlines()
+
+
+def _outline(lines: list[str]) -> list[Node]:
+    """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
+    nodes: list[Node] = []
+    run: list[str] = []
+    fence = None
+    i = 0
+
+    def close_run() -> None:
+        if run:
+            nodes.append(Node("text", lines=list(run)))
+            run.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        if fence:
+            run.append(line)
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            i += 1
+            continue
+        opened = PROSE_FENCE.match(line.lstrip())
+        box = ADMONITION.match(line) or TAB.match(line)
+        placeholder = PLACEHOLDER.match(line)
+        if opened and not placeholder:
+            fence = opened["fence"]
+            run.append(line)
+            i += 1
+        elif placeholder:
+            close_run()
+            nodes.append(Node("block", index=int(placeholder["index"])))
+            i += 1
+        elif box:
+            close_run()
+            body, i = _box_body(lines, i + 1)
+            kind = box.groupdict().get("kind") or "==="
+            nodes.append(
+                Node(
+                    "box",
+                    box=kind,
+                    box_type=box.groupdict().get("type") or "",
+                    title=box["title"] or "",
+                    children=_outline(body),
                 )
+            )
+        else:
+            run.append(line)
+            i += 1
+    close_run()
+    return nodes
+
+
+def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
+    """The lines indented under a box header (dedented by four), and where the box ends."""
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
+            break
+        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
+        i += 1
+    while body and not body[-1].strip():  # trailing blank lines belong to what follows
+        body.pop()
+        i -= 1
+    return body, i
+
+
+def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
+    """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
+    ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
+    untouched. ``on_heading(text)`` sees each heading."""
+    out, fence = [], None
+    for line in lines:
+        stripped = line.strip()
+        if fence:  # inside a fenced example: copy it untouched
+            out.append(line)
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        opened = PROSE_FENCE.match(stripped)
+        if opened:
+            fence = opened["fence"]
+            out.append(line)
+            continue
+        marker = MARKER_LINE.match(line)
+        if marker:
+            out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
+            continue
+        heading = HEADING_ATTRS.match(line)
+        if heading:
+            line = heading[1]
+        if line.startswith("#"):
+            on_heading(line.lstrip("#").strip())
+        line = LINK_ATTRS.sub("", line)
+        out.append(LINK.sub(lambda m: link(m["target"]), line))
+    return out
+
+
+def is_absolute_url(target: str) -> bool:
+    return bool(re.match(r"^[a-z][a-z0-9+.-]*:", target))
+
+
+def code_fence(language: str, text: str, attributes: str = "") -> str:
+    """A fenced block that no backtick run inside ``text`` can close early."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    info = f"{language} {attributes}".strip()
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
 
 
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
@@ -336,5 +652,9 @@ def split_front_matter(text: str) -> tuple[str, int]:
 
 def read_page(page: str, root: Path = ROOT) -> Page:
     """Parse the page at ``root / page`` with line numbers that match the file."""
-    body, offset = split_front_matter((root / page).read_text(encoding="utf-8"))
-    return parse_page(page, body, offset, root)
+    text = (root / page).read_text(encoding="utf-8")
+    body, offset = split_front_matter(text)
+    parsed = parse_page(page, body, offset, root)
+    described = re.search(r"^description:\s*(.+)$", text[: len(text) - len(body)], re.MULTILINE)
+    parsed.description = described[1].strip() if described else ""
+    return parsed

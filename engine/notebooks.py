@@ -1,10 +1,11 @@
 """Turn a page into a Jupyter notebook (nbformat v4) that runs top to bottom on its own.
 
-``page_to_notebook`` is a pure function of the parsed page (``engine.markers.read_page``), the
-page's text and, optionally, the outputs the build recorded for its blocks. The notebook holds:
+``page_to_notebook`` is a pure function of the parsed page (``engine.markers``, which also
+supplies its outline of prose and boxes) and, optionally, the outputs the build recorded for its
+blocks. The notebook holds:
 
 - a title cell, then a **setup cell**: the project files the page's code imports (``jitkit.py``;
-  for the workbook also the checker and the exercises' checks) are written to a temporary
+  for the workbook also the checker and the checks it reads) are written to a temporary
   folder put on ``sys.path``, then the four imports every page starts from. A learner who
   downloads one ``.ipynb`` needs nothing else but the project's dependencies;
 - the prose as Markdown cells: admonitions become quotes or ``<details>``, relative links
@@ -21,40 +22,32 @@ shows before anyone runs it.
 
 from __future__ import annotations
 
-import ast
 import doctest
 import json
 import posixpath
-import re
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
+import nbformat
+
+from engine.build import project_files
 from engine.execute import PRELUDE
 from engine.markers import (
-    FRONT_MATTER,
-    MARKER_LINE,
+    BADGES,
     ROOT,
     Block,
+    Node,
     Page,
-    read_page,
-    split_front_matter,
+    is_absolute_url,
+    outline,
+    prose_lines,
 )
+from engine.results import Outcome
 
 # Pages that get a notebook: every chapter page and the exercise workbook.
 NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-BADGE_WORDS = {"must-read": "**Must read.**", "extra": "*Optional extra.*"}
-
-ADMONITION = re.compile(
-    r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
-)
-TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
-PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
-HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
-LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
-LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
 
 
 def wants_notebook(page_path: str) -> bool:
@@ -66,6 +59,21 @@ def notebook_uri(page_path: str) -> str:
     return posixpath.splitext(page_path.removeprefix("docs/"))[0] + ".ipynb"
 
 
+def site_link(site: str, page_path: str, target: str) -> str:
+    """A link on page ``page_path`` as an absolute URL on ``site`` (``""``: left as it is)."""
+    if is_absolute_url(target) or not site:
+        return target  # absolute (https:, mailto:) or nowhere to point to
+    here = posixpath.dirname(page_path.removeprefix("docs/"))
+    path, _, anchor = target.partition("#")
+    if not path:
+        url = site + page_url(page_path)
+    elif path.endswith(".md"):
+        url = site + page_url(posixpath.normpath(posixpath.join(here, path)))
+    else:
+        url = site + posixpath.normpath(posixpath.join(here, path))
+    return f"{url}#{anchor}" if anchor else url
+
+
 def page_url(page_path: str) -> str:
     """The page's URL path on the site (directory URLs): ``course/why-compile/``."""
     stem = posixpath.splitext(page_path.removeprefix("docs/"))[0]
@@ -74,95 +82,7 @@ def page_url(page_path: str) -> str:
     return f"{stem}/" if stem else ""
 
 
-# ---------------------------------------------------------------- project files to bundle
-
-
-def bundled_files(page: Page, root: Path = ROOT) -> dict[str, str]:
-    """Project files (path relative to ``root`` -> text) the page's code imports, recursively.
-
-    ``engine.checker`` loads checks by path, so when it is imported the checks of every
-    exercise id the page's code names in a string (``self_check("tax_brackets")``) come along.
-    """
-    found: dict[str, str] = {}
-
-    def add(sources: list[str]) -> None:
-        todo = list(sources)
-        while todo:
-            for rel in _local_files(todo.pop(), root):
-                if rel not in found:
-                    found[rel] = (root / rel).read_text(encoding="utf-8")
-                    todo.append(found[rel])
-
-    sources = [block.source for block in page.blocks]
-    add(sources)
-    if "engine/checker.py" in found:
-        checks_dir = root / "snippets" / "_checks"
-        named = set().union(*(_string_constants(source) for source in sources))
-        for word in sorted(named):
-            rel = f"snippets/_checks/{word}.py"
-            if re.fullmatch(r"[a-z0-9_]+", word) and (checks_dir / f"{word}.py").is_file():
-                found[rel] = (root / rel).read_text(encoding="utf-8")
-                add([found[rel]])
-    return dict(sorted(found.items()))
-
-
-def _local_files(source: str, root: Path) -> list[str]:
-    """Files under ``root`` (or ``root/snippets``) that ``import``s in ``source`` resolve to."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    modules = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.append(node.module)
-            modules += [f"{node.module}.{alias.name}" for alias in node.names]
-    files = []
-    for module in modules:
-        parts = module.split(".")
-        for base in (root / "snippets", root):
-            if not ((base / f"{parts[0]}.py").is_file() or (base / parts[0]).is_dir()):
-                continue
-            for depth in range(1, len(parts) + 1):
-                stem = base.joinpath(*parts[:depth])
-                for candidate in (stem / "__init__.py", stem.with_suffix(".py")):
-                    if candidate.is_file():
-                        files.append(candidate.relative_to(root).as_posix())
-            break
-    return files
-
-
-def _string_constants(source: str) -> set[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    return {
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    }
-
-
 # ---------------------------------------------------------------- the notebook
-
-
-@dataclass
-class _Node:
-    """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
-
-    kind: str  # "md", "block", "box"
-    lines: list[str] = field(default_factory=list)
-    index: int = -1
-    box: str = ""  # "!!!", "???", "???+", "==="
-    box_type: str = ""
-    title: str = ""
-    children: list[_Node] = field(default_factory=list)
-
-    def has_blocks(self) -> bool:
-        return self.kind == "block" or any(child.has_blocks() for child in self.children)
 
 
 class _Writer:
@@ -171,7 +91,7 @@ class _Writer:
         self.site = site_url.rstrip("/") + "/" if site_url else ""
         self.cells: list[dict] = []
         self.buffer: list[str] = []
-        self.appendix: list[tuple[str, _Node]] = []
+        self.appendix: list[tuple[str, Node]] = []
         self.section = ""
 
     # -- cells
@@ -183,20 +103,19 @@ class _Writer:
         text = "\n\n".join(part for part in self.buffer if part.strip()).strip()
         self.buffer = []
         if text:
-            self.cells.append(_cell("markdown", text))
+            self.cells.append(nbformat.v4.new_markdown_cell(text))
 
     def code(self, source: str, metadata: dict | None = None, outputs=None) -> None:
         self.flush()
-        cell = _cell("code", source.rstrip("\n"), metadata or {})
-        cell["outputs"] = outputs or []
-        cell["execution_count"] = None
+        cell = nbformat.v4.new_code_cell(source.rstrip("\n"), metadata=metadata or {})
+        cell.outputs = outputs or []
         self.cells.append(cell)
 
     # -- nodes
 
-    def render(self, nodes: list[_Node]) -> None:
+    def render(self, nodes: list[Node]) -> None:
         for node in nodes:
-            if node.kind == "md":
+            if node.kind == "text":
                 self.markdown(self.prose(node.lines))
             elif node.kind == "block":
                 self.block(self.page.blocks[node.index], node.index)
@@ -208,26 +127,14 @@ class _Writer:
                 self.appendix.append((self.section, node))
                 self.markdown(f"*{node.title}: in the appendix at the end of this notebook.*")
             elif not node.has_blocks():
-                self.markdown(self.box_markdown(node))
+                self.markdown(_box_markdown(node, self.prose))
             else:  # a box holding code: its code cells cannot be folded, so show it open
                 self.markdown(f"**{node.title or node.box_type.capitalize()}**")
                 self.render(node.children)
 
-    def box_markdown(self, node: _Node) -> str:
-        inner = "\n\n".join(
-            self.box_markdown(c) if c.kind == "box" else self.prose(c.lines) for c in node.children
-        ).strip()
-        title = node.title or node.box_type.capitalize()
-        if node.box.startswith("???"):
-            return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
-        if node.box == "===":
-            return f"**{title}**\n\n{inner}"
-        quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
-        return f"> **{title}**\n>\n{quoted}"
-
     def block(self, block: Block, index: int) -> None:
         if block.bad:
-            self.markdown(f"❌ **Don't:** {_contract_words(block)}")
+            self.markdown(f"❌ **Don't:** {block.bad.cell_note()}")
         elif block.good:
             self.markdown("✅ **Do instead:**")
         source = _runnable(block)
@@ -251,77 +158,54 @@ class _Writer:
     # -- prose
 
     def prose(self, lines: list[str]) -> str:
-        out, fence = [], None
-        for line in lines:
-            stripped = line.strip()
-            if fence:  # inside a fenced example: copy it untouched
-                out.append(line)
-                if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                    fence = None
-                continue
-            opened = FENCE.match(stripped)
-            if opened:
-                fence = opened["fence"]
-                out.append(line)
-                continue
-            marker = MARKER_LINE.match(line)
-            if marker:
-                if marker["name"] == "badge":
-                    out.append(BADGE_WORDS.get((marker["args"] or "").strip(), ""))
-                elif marker["name"] == "version-notes":
-                    out.append(f"*The table of version notes is on [the site]({self.site}).*")
-                continue
-            heading = HEADING_ATTRS.match(line)
-            if heading:
-                line = heading[1]
-            if line.startswith("#"):
-                self.section = line.lstrip("#").strip()
-            line = LINK_ATTRS.sub("", line)
-            out.append(LINK.sub(lambda m: self.link(m["target"]), line))
-        return "\n".join(out)
+        link = partial(site_link, self.site, self.page.path)
+        return "\n".join(prose_lines(lines, self.marker, self.heading, link))
 
-    def page_link(self) -> str:
-        return self.site + page_url(self.page.path)
+    def marker(self, name: str, args: str) -> str:
+        if name == "badge":
+            badge = BADGES[args]
+            return f"{badge.emphasis}{badge.label}.{badge.emphasis}"
+        if name == "version-notes":
+            return f"*The table of version notes is on [the site]({self.site}).*"
+        return ""
 
-    def link(self, target: str) -> str:
-        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or not self.site:
-            return target  # absolute (https:, mailto:) or nowhere to point to
-        here = posixpath.dirname(self.page.path.removeprefix("docs/"))
-        path, _, anchor = target.partition("#")
-        if not path:
-            url = self.page_link()
-        elif path.endswith(".md"):
-            url = self.site + page_url(posixpath.normpath(posixpath.join(here, path)))
-        else:
-            url = self.site + posixpath.normpath(posixpath.join(here, path))
-        return f"{url}#{anchor}" if anchor else url
+    def heading(self, text: str) -> None:
+        self.section = text
+
+
+def _box_markdown(node: Node, prose) -> str:
+    """A box without code as Markdown any reader shows: collapsible, a bold title, or a quote."""
+    inner = "\n\n".join(
+        _box_markdown(c, prose) if c.kind == "box" else prose(c.lines) for c in node.children
+    ).strip()
+    title = node.title or node.box_type.capitalize()
+    if node.box.startswith("???"):
+        return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
+    if node.box == "===":
+        return f"**{title}**\n\n{inner}"
+    quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
+    return f"> **{title}**\n>\n{quoted}"
 
 
 def page_to_notebook(
     page: Page,
-    text: str,
     *,
-    outcomes: list[dict] | None = None,
+    outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     files: dict[str, str] | None = None,
 ) -> dict:
-    """The notebook for ``page`` (parsed from ``text``, the page file's full content).
+    """The notebook for ``page``, validated against the nbformat v4 schema.
 
     ``outcomes`` are the build's results for ``page.blocks`` (same order) and become the cells'
-    outputs; ``files`` are the project files to recreate in the setup cell (``bundled_files``).
+    outputs; ``files`` are the project files to recreate in the setup cell (``project_files``).
     """
-    body, _ = split_front_matter(text)
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
     writer = _Writer(page, outcomes, site_url)
-    writer.markdown(_title_cell(page, text, environment or {}, writer))
+    writer.markdown(_title_cell(page, environment or {}, writer))
     writer.code(_setup_source(files or {}), {"tags": ["setup"]})
-    lines = _with_placeholders(body, page.blocks)[1]
-    title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
-    if title_line is not None:  # the title cell above already says it
-        del lines[title_line]
-    writer.render(_parse(lines))
+    writer.render(outline(page, drop_title=True))  # the title cell above already says it
     if writer.appendix:
         writer.flush()
         writer.markdown(
@@ -333,37 +217,32 @@ def page_to_notebook(
             writer.render(node.children)
     writer.flush()
     for number, cell in enumerate(writer.cells, start=1):
-        cell["id"] = f"cell-{number}"
-    return {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {
-            "kernelspec": dict(KERNELSPEC),
-            "language_info": {"name": "python"},
-            "jitdocs": {"page": page.path, "environment": environment or {}},
-        },
-        "cells": writer.cells,
+        cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
+    metadata = {
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": {"name": "python"},
+        "jitdocs": {"page": page.path, "environment": environment or {}},
     }
+    notebook = nbformat.v4.new_notebook(cells=writer.cells, metadata=metadata)
+    nbformat.validate(notebook)
+    return notebook
 
 
 def build_notebook(
-    page_path: str,
+    page: Page,
     *,
-    outcomes: list[dict] | None = None,
+    outcomes: list[Outcome] | None = None,
     environment: dict | None = None,
     site_url: str = "",
     root: Path = ROOT,
 ) -> dict:
-    """Read, parse and convert the page at ``root / page_path``: what the build serves."""
-    page = read_page(page_path, root)
-    text = (root / page_path).read_text(encoding="utf-8")
+    """The notebook the build serves for a parsed page, with its project files bundled."""
     return page_to_notebook(
         page,
-        text,
         outcomes=outcomes,
         environment=environment,
         site_url=site_url,
-        files=bundled_files(page, root),
+        files=project_files([block.source for block in page.blocks], root),
     )
 
 
@@ -375,17 +254,13 @@ def dumps(notebook: dict) -> str:
 # ---------------------------------------------------------------- helpers
 
 
-def _cell(kind: str, source: str, metadata: dict | None = None) -> dict:
-    return {"cell_type": kind, "metadata": metadata or {}, "source": source}
-
-
-def _title_cell(page: Page, text: str, environment: dict, writer: _Writer) -> str:
-    front = FRONT_MATTER.match(text)
-    described = re.search(r"^description:\s*(.+)$", front[1], re.M) if front else None
+def _title_cell(page: Page, environment: dict, writer: _Writer) -> str:
     lines = [f"# {page.title}"]
-    if described:
-        lines.append(f"*{described[1].strip()}*")
-    where = f"[this page of the site]({writer.page_link()})" if writer.site else "a page"
+    if page.description:
+        lines.append(f"*{page.description}*")
+    where = (
+        f"[this page of the site]({writer.site}{page_url(page.path)})" if writer.site else "a page"
+    )
     made = (
         f"with JAX {environment['jax']} (jaxlib {environment['jaxlib']}), Python "
         f"{environment['python']}, on {environment['device']}"
@@ -451,85 +326,6 @@ def _literal(text: str) -> str:
     return repr(text)
 
 
-def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
-    """``body`` with each block's span (markers included) replaced by one placeholder line."""
-    pieces, position = [], 0
-    for index, block in enumerate(blocks):
-        pieces.append(body[position : block.start])
-        pieces.append(f"{block.indent}\x00{index}\x00\n")
-        position = block.end
-    pieces.append(body[position:])
-    text = "".join(pieces)
-    return text, text.splitlines()
-
-
-def _parse(lines: list[str]) -> list[_Node]:
-    """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
-    nodes: list[_Node] = []
-    run: list[str] = []
-    fence = None
-    i = 0
-
-    def close_run() -> None:
-        if run:
-            nodes.append(_Node("md", lines=list(run)))
-            run.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        if fence:
-            run.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            i += 1
-            continue
-        opened = FENCE.match(line.lstrip())
-        box = ADMONITION.match(line) or TAB.match(line)
-        placeholder = PLACEHOLDER.match(line)
-        if opened and not placeholder:
-            fence = opened["fence"]
-            run.append(line)
-            i += 1
-        elif placeholder:
-            close_run()
-            nodes.append(_Node("block", index=int(placeholder["index"])))
-            i += 1
-        elif box:
-            close_run()
-            body, i = _box_body(lines, i + 1)
-            kind = box.groupdict().get("kind") or "==="
-            nodes.append(
-                _Node(
-                    "box",
-                    box=kind,
-                    box_type=box.groupdict().get("type") or "",
-                    title=box["title"] or "",
-                    children=_parse(body),
-                )
-            )
-        else:
-            run.append(line)
-            i += 1
-    close_run()
-    return nodes
-
-
-def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
-    """The lines indented under a box header (dedented by four), and where the box ends."""
-    body: list[str] = []
-    while i < len(lines):
-        line = lines[i]
-        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
-            break
-        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
-        i += 1
-    while body and not body[-1].strip():  # trailing blank lines belong to what follows
-        body.pop()
-        i -= 1
-    return body, i
-
-
 def _runnable(block: Block) -> str:
     """The code to put in a cell: doctest examples lose their prompts and expected output."""
     if not block.is_doctest:
@@ -538,35 +334,18 @@ def _runnable(block: Block) -> str:
     return "".join(example.source for example in examples)
 
 
-def _contract_words(block: Block) -> str:
-    expect = block.bad
-    if expect.mode == "raises":
-        return f"this cell must raise `{expect.name}` (the error is the point)."
-    if expect.mode == "warns":
-        return f"this cell must warn `{expect.name}`."
-    return "this cell runs, and its asserts prove what goes wrong."
-
-
-def _outputs(outcome: dict) -> list[dict]:
+def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
-    if outcome.get("output"):
-        outputs.append({"output_type": "stream", "name": "stdout", "text": outcome["output"]})
-    for figure in outcome.get("figures") or []:
+    new = nbformat.v4.new_output
+    if outcome.output:
+        outputs.append(new("stream", name="stdout", text=outcome.output))
+    for figure in outcome.figures:
         outputs.append(
-            {
-                "output_type": "display_data",
-                "metadata": {},
-                "data": {"image/svg+xml": figure["light"], "text/plain": figure["alt"]},
-            }
+            new("display_data", {"image/svg+xml": figure.light, "text/plain": figure.alt})
         )
-    if outcome.get("error"):
-        name, _, message = outcome["error"].partition(": ")
-        outputs.append(
-            {
-                "output_type": "error",
-                "ename": name,
-                "evalue": message.strip().splitlines()[0] if message.strip() else "",
-                "traceback": outcome["error"].splitlines(),
-            }
-        )
+    if outcome.error_type:
+        message = outcome.error_message
+        first = message.splitlines()[0] if message else ""
+        outputs.append(new("error", ename=outcome.error_type, evalue=first))
+        outputs[-1].traceback = outcome.error.splitlines()
     return outputs

@@ -7,7 +7,6 @@ progress and results leave as JSON lines on the original stdout, which user code
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import json
 import os
@@ -54,11 +53,11 @@ def main() -> int:
         send(event="start", index=index)
         try:
             outcome = execute_block(block_from_dict(data), namespace)
-        except BlockFailure as failure:
-            claims = getattr(failure, "timing_claims", [])
-            send(event="failed", index=index, message=str(failure), timing_claims=claims)
+        except BlockFailure as error:
+            error.failure.index = index
+            send(event="failed", index=index, failure=error.failure.to_dict())
             return 1
-        send(event="done", index=index, outcome=dataclasses.asdict(outcome))
+        send(event="done", index=index, outcome=outcome.to_dict())
     send(event="environment", environment=environment())
     return 0
 

@@ -7,7 +7,7 @@ passes the tests as it is; it then prints what to edit next.
 
     python -m engine.scaffold practice/demo-page "Demo" [--check]
 
-``--check`` runs the new page once through the engine (as ``python -m engine.check`` does).
+``--check`` runs the new page once through the engine (as ``python -m engine.page_outputs`` does).
 Nothing is written unless every check passes, so a refused request leaves the project untouched.
 """
 
@@ -344,7 +344,7 @@ Edit next:
      Your first long example. Rename it (and its <!-- snippet: ... --> line) to say what it
      shows; one file per output.
   3. Preview while you write:     nox -s serve
-     Run just this page:          python -m engine.check {page}
+     Run just this page:          python -m engine.page_outputs {page}
      Test just this page:         nox -s tests -- {page}
   4. Before the pull request:     nox -s lint tests docs"""
 
@@ -362,7 +362,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         return 2
     write(result)
     if args.check:
-        from engine.check import main as check_page
+        from engine.page_outputs import main as check_page
 
         page = result.page.relative_to(root).as_posix()
         print(f"Running {page} once, as the build will:")

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.build import PageFailure, claim_margin, local_modules, run_page  # noqa: E402
+from engine.build import PageFailure, claim_margin, project_files, run_page  # noqa: E402
 from engine.markers import read_page  # noqa: E402
 
 MIN_MARGIN = 1.5
@@ -43,8 +43,8 @@ def timing_pages(selected: list[str]) -> list:
     for path in paths:
         page = read_page(path)
         sources = [block.source for block in page.blocks]
-        modules = local_modules(sources)
-        modules.pop("jitkit", None)  # it defines the helpers: naming them there is no claim
+        modules = project_files(sources)
+        modules.pop("snippets/jitkit.py", None)  # it defines the helpers: naming them is no claim
         code = "\n".join(sources + list(modules.values()))
         if any(word in code for word in TIMING_WORDS):
             pages.append(page)
@@ -78,7 +78,7 @@ def run_once(page) -> tuple[list[dict], str | None]:
         result = run_page(page)
     except PageFailure as failure:
         return failure.timing_claims, str(failure).splitlines()[0]
-    claims = [claim for outcome in result.outcomes for claim in outcome["timing_claims"]]
+    claims = [claim for outcome in result.outcomes for claim in outcome.timing_claims]
     return claims, None
 
 

@@ -77,3 +77,31 @@ def test_broken_page_fails_the_build_naming_file_and_line(tmp_path, page, messag
     done, _ = build(tmp_path, page)
     assert done.returncode != 0
     assert message in done.stderr
+
+
+def test_each_page_is_parsed_once_per_build(tmp_path, monkeypatch):
+    """The hook, the renderer and the notebook writer share one parse of each page."""
+    from mkdocs.commands.build import build as build_site
+    from mkdocs.config import load_config
+
+    from engine import markers
+
+    parsed: list[str] = []
+    parse_page = markers.parse_page
+
+    def counted(page: str, *args, **kwargs):
+        parsed.append(page)
+        return parse_page(page, *args, **kwargs)
+
+    monkeypatch.setattr(markers, "parse_page", counted)
+    monkeypatch.setenv("JITDOCS_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "docs" / "course").mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n<!-- version-notes -->\n")
+    chapter = "---\ndescription: One block.\n---\n\n# Chapter\n\n```python\nprint(2 + 2)\n```\n"
+    (tmp_path / "docs" / "course" / "chapter.md").write_text(chapter)
+    build_site(load_config(str(tmp_path / "mkdocs.yml")))
+    assert sorted(parsed) == ["docs/course/chapter.md", "docs/index.md"]
+    assert (tmp_path / "site" / "course" / "chapter.ipynb").is_file()  # the notebook was made
+    html = (tmp_path / "site" / "course" / "chapter" / "index.html").read_text()
+    assert "Download this page as a Jupyter notebook" in html and "<code>4" in html

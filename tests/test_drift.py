@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
-from engine import drift
+from engine import drift, execute, results
 from engine.build import PageResult, cache_key, environment_fingerprint, run_page, store
+from engine.execute import BlockFailure, execute_block, new_namespace
 from engine.markers import parse_page
+from engine.results import Failure, Outcome
 
 
 def page(text: str, path: str = "docs/demo/drift-page.md"):
@@ -52,7 +54,7 @@ def test_failures_are_classified_and_the_page_continues_past_them():
     assert failures[1].summary == "assertion no longer holds: AssertionError: arithmetic changed"
     assert failures[2].summary.startswith("✅ block now raises KeyError")
     assert relaxed == {0, 2, 4}
-    assert result.outcomes[5]["output"] == "still reached 1\n"  # later blocks still ran
+    assert result.outcomes[5].output == "still reached 1\n"  # later blocks still ran
 
 
 def test_a_bad_asserts_block_whose_assertions_fail_is_a_broken_fact():
@@ -66,16 +68,7 @@ def test_a_bad_asserts_block_whose_assertions_fail_is_a_broken_fact():
 def test_outputs_are_compared_with_the_pinned_cache(tmp_path):
     demo = page(fence("print('same, in 3.1 ms')") + fence("print('new text')"))
     fingerprint = environment_fingerprint()  # the pinned JAX here, so the pinned key matches
-    pinned = [
-        {
-            "output": "same, in 9.9 ms\n",
-            "error": None,
-            "figures": [],
-            "seconds": 0.1,
-            "skipped": False,
-        },
-        {"output": "old text\n", "error": None, "figures": [], "seconds": 0.1, "skipped": False},
-    ]
+    pinned = [Outcome("same, in 9.9 ms\n", seconds=0.1), Outcome("old text\n", seconds=0.1)]
     store(demo, cache_key(demo, fingerprint), PageResult(pinned, {}), tmp_path / "pinned")
     report = drift.check_page(demo, tmp_path / "drift", tmp_path / "pinned", fingerprint)
     assert report.compared == 2 and not report.failures
@@ -98,7 +91,7 @@ def test_relaxed_block_cannot_stop_the_page():
     demo = page(fence("value = 3\nraise RuntimeError('x')"))
     relaxed = drift.relax(demo.blocks[0])
     result = run_page(dataclasses.replace(demo, blocks=[relaxed]))
-    assert result.outcomes[0]["error"] is None
+    assert result.outcomes[0].error == ""
 
 
 def test_a_broken_fact_is_reported_with_its_statement():
@@ -108,3 +101,38 @@ def test_a_broken_fact_is_reported_with_its_statement():
     assert [(f.kind, f.summary) for f in failures] == [
         ("fact", f"fact '{statement}' no longer holds: AssertionError: now false")
     ]
+
+
+def test_reworded_messages_are_classified_the_same(monkeypatch):
+    """Drift sorts failures by their kind, so rewording the engine's messages changes nothing."""
+    demo = page(
+        fence("x = 1", "bad: raises ValueError")
+        + fence("print('fixed')", "good")
+        + fence("assert 1 == 2", "fact: one is two")
+        + fence("{}['gone']")
+    )
+
+    def kinds_of_failures() -> list[tuple[str, int | None]]:
+        found, namespace = [], new_namespace()
+        for index, block in enumerate(demo.blocks):
+            try:
+                execute_block(block, namespace)
+            except BlockFailure as error:
+                error.failure.index = index
+                finding = drift.classify(error.failure, demo)
+                found.append((finding.kind, finding.index))
+        return found
+
+    expected = [("contract", 0), ("fact", 2), ("contract", 3)]
+    assert kinds_of_failures() == expected
+    original = execute._failure
+
+    def reworded(block, kind, summary, **details):
+        return original(block, kind, "Something unexpected happened.", **details)
+
+    monkeypatch.setattr(execute, "_failure", reworded)
+    assert kinds_of_failures() == expected
+    failure = drift.classify(
+        Failure(results.ASSERTION, demo.path, 11, 2, "AssertionError", message="Oops."), demo
+    )
+    assert failure.summary == "fact 'one is two' no longer holds: AssertionError"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 import textwrap
 
 import pytest
@@ -10,7 +12,15 @@ import pytest
 from engine import build
 from engine.build import PageFailure, execute_pages, run_page
 from engine.execute import execute_block, new_namespace, restore_state, snapshot_state
-from engine.markers import MarkupError, parse_page
+from engine.markers import (
+    DEFAULT_TIMEOUT,
+    MARKERS,
+    ROOT,
+    MarkupError,
+    marker_table,
+    parse_page,
+    read_page,
+)
 
 
 def page(text: str, path: str = "docs/demo/test-page.md", root=None):
@@ -54,8 +64,8 @@ def test_bad_block_with_the_wrong_error_fails():
 def test_bad_block_with_the_declared_error_renders_it():
     demo = page(fence("int('x')", "bad: raises ValueError") + PAIR_GOOD)
     result = run_page(demo)
-    assert result.outcomes[0]["error"].startswith("ValueError: invalid literal for int()")
-    assert result.outcomes[1]["output"] == "fixed\n"
+    assert result.outcomes[0].error.startswith("ValueError: invalid literal for int()")
+    assert result.outcomes[1].output == "fixed\n"
 
 
 def test_bad_asserts_block_whose_assertions_stop_holding_fails():
@@ -176,12 +186,12 @@ def test_without_restore_the_config_would_leak():
 
 def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
     """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
-    from engine.hook import fence as render_fence
+    from engine.markers import code_fence as render_fence
 
     rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
     assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
     demo = page(fence("jax.config.update('jax_log_compiles', True)\njax.jit(lambda v: v + 1)(1.0)"))
-    output = run_page(demo).outcomes[0]["output"]
+    output = run_page(demo).outcomes[0].output
     assert "Compiling jit(<lambda>)" in output
 
 
@@ -197,7 +207,7 @@ def test_corrupt_cache_entry_is_detected_and_recomputed(tmp_path):
     data["result"]["outcomes"][0]["output"] = "tampered\n"
     entry.write_text(json.dumps(data))
     results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
-    assert results[demo.path].outcomes[0]["output"] == "hello\n"
+    assert results[demo.path].outcomes[0].output == "hello\n"
     entry.write_text(entry.read_text()[:40])  # truncated
     results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
     assert [("executed" in line) for line in lines] == [True, True, True]
@@ -231,8 +241,8 @@ def test_prose_edits_keep_the_key_and_code_edits_change_it():
 
 
 def test_imported_local_module_is_part_of_the_key():
-    modules = build.local_modules(["from jitkit import time_it"])
-    assert "jitkit" in modules and "def time_it" in modules["jitkit"]
+    modules = build.project_files(["from jitkit import time_it"])
+    assert "def time_it" in modules["snippets/jitkit.py"]
 
 
 # ---------------------------------------------------------------- facts and version notes
@@ -255,9 +265,9 @@ def test_version_notes_list_every_contract_and_fact_with_links(monkeypatch):
     text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
     text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
     demo = page(text, "docs/course/demo.md")
-    monkeypatch.setattr(hook, "_pages", {demo.path: demo})
     env = {"jax": "0.12.0.1"}
-    monkeypatch.setattr(hook, "_results", {demo.path: build.PageResult([], env)})
+    built = hook.BuildState({demo.path: demo}, {demo.path: build.PageResult([], env)})
+    monkeypatch.setattr(hook, "state", built)
     table = hook.render_version_notes("docs/reference/version-notes.md")
     rows = table.strip().splitlines()[2:]
     assert rows == [
@@ -285,16 +295,16 @@ def test_figure_without_alt_text_fails():
 
 def test_figure_is_rendered_light_and_dark_with_the_page_font():
     demo = page(fence(CHART + "fig.set_label('Bar chart: eager 3 ms, jit 1 ms')"))
-    (figure,) = run_page(demo).outcomes[0]["figures"]
-    assert figure["alt"] == "Bar chart: eager 3 ms, jit 1 ms"
-    assert "#1f1f1f" in figure["light"] and "#e3e3e3" not in figure["light"]
-    assert "#e3e3e3" in figure["dark"] and "#1f1f1f" not in figure["dark"]
-    assert "DejaVu" not in figure["light"] and "font-family:system-ui" in figure["light"]
+    (figure,) = run_page(demo).outcomes[0].figures
+    assert figure.alt == "Bar chart: eager 3 ms, jit 1 ms"
+    assert "#1f1f1f" in figure.light and "#e3e3e3" not in figure.light
+    assert "#e3e3e3" in figure.dark and "#1f1f1f" not in figure.dark
+    assert "DejaVu" not in figure.light and "font-family:system-ui" in figure.light
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = build.local_modules(["from engine.checker import checks_for"])
-    assert "engine.checker" in modules
+    modules = build.project_files(["from engine.check_solution import checks_for"])
+    assert {"engine/__init__.py", "engine/check_solution.py"} <= set(modules)
     assert any(name.startswith("snippets/_checks/") for name in modules)
 
 
@@ -305,7 +315,7 @@ def test_timing_claims_come_back_with_their_page_line():
     code = "from jitkit import claim_ratio\n\nclaim_ratio('x vs y', 8.0, at_least=2)"
     demo = page("# Demo\n\nSome prose.\n\n" + fence(code))
     result = run_page(demo)
-    (claim,) = result.outcomes[0]["timing_claims"]
+    (claim,) = result.outcomes[0].timing_claims
     assert claim["where"] == "docs/demo/test-page.md:8"  # the fence opens on line 5
     assert (claim["label"], claim["measured"], claim["at_least"]) == ("x vs y", 8.0, 2)
     summary = build.timing_summary({"p": result})
@@ -321,3 +331,65 @@ def test_a_failed_timing_claim_travels_with_the_failure():
         run_page(page("# Demo\n\n" + fence(code)))
     (claim,) = caught.value.timing_claims
     assert claim["measured"] == 1.5 and build.claim_margin(claim) == 0.75
+
+
+# ---------------------------------------------------------------- defects found by fault injection
+
+
+def test_syntax_error_names_the_page_line_not_example():
+    demo = page("# Demo\n\n" + fence("x = 1\nprint(x))"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert "<example>" not in message
+    assert message.startswith("docs/demo/test-page.md:3: unexpected exception")
+    assert "SyntaxError: unmatched ')' (test-page.md, line 5)" in message
+    assert 'File "docs/demo/test-page.md", line 5' in message
+
+
+def test_sys_exit_in_a_block_names_the_block():
+    demo = page("# Demo\n\n" + fence("print('ran')") + "\n" + fence("import sys\nsys.exit()"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:7: unexpected exception")
+    assert "SystemExit" in message and "exited" not in message
+
+
+def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
+    """mkdocs --strict fails on any WARNING; a corrupt entry that simply runs again is no fault."""
+    demo = page(fence("print('hello')"))
+    execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    entry = next(tmp_path.glob("*.json"))
+    entry.write_text(entry.read_text()[:40])
+    with caplog.at_level("DEBUG", logger="mkdocs.jitdocs"):
+        results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    assert results[demo.path].outcomes[0].output == "hello\n"
+    notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
+    assert notes and all(r.levelno < logging.WARNING for r in notes)
+
+
+# ---------------------------------------------------------------- the marker registry
+
+
+def test_conventions_table_lists_exactly_the_registered_markers():
+    conventions = "docs/about/conventions.md"
+    parsed = read_page(conventions)
+    assert [d.name for d in parsed.directives if d.name == "marker-table"] == ["marker-table"]
+    text = (ROOT / conventions).read_text(encoding="utf-8")
+    assert not re.search(r"^\| `<!--", text, re.MULTILINE), "a hand-written marker table"
+    rows = [row for row in marker_table().splitlines() if row.startswith("| `<!--")]
+    named = {re.match(r"\| `<!-- ([a-z-]+)", row)[1] for row in rows}
+    assert named == set(MARKERS)
+    assert f"default {DEFAULT_TIMEOUT:g} s" in marker_table()
+
+
+def test_the_parser_accepts_only_registered_markers():
+    for name, spec in MARKERS.items():
+        for written, _ in spec.uses:
+            if spec.standalone and name != "snippet":
+                assert page(f"<!-- {written} -->\n").directives[0].name == name
+    with pytest.raises(MarkupError, match=r"known markers: bad, good, skip"):
+        page("<!-- unregistered -->\n")
+    with pytest.raises(MarkupError, match=r":1: marker 'timeout' takes seconds, got 'soon'"):
+        page(fence("x = 1", "timeout: soon"))

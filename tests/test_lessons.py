@@ -6,8 +6,8 @@
   fails its starter code, and fails every wrong solution in ``tests/solutions/<lesson_id>/`` on
   the check that the file's docstring names (``Fails: <check description>``), with a message
   that says what was expected.
-- ``python -m engine.checker`` (what ``nox -s check`` runs) prints one line per check and exits
-  non-zero on failure.
+- ``python -m engine.check_solution`` (what ``nox -s check`` runs) prints one line per check
+  and exits non-zero on failure.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.checker import checks_for, load_module, run_checks
+from engine.check_solution import checks_for, load_module, run_checks
 from engine.markers import ROOT, page_slug
 
 TRACK = ROOT / "docs" / "track"
@@ -204,7 +204,7 @@ def test_wrong_solution_fails_the_check_it_names(path: Path):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "engine.checker", *args],
+        [sys.executable, "-m", "engine.check_solution", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

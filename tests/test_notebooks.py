@@ -18,15 +18,16 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from engine.build import project_files
 from engine.markers import ROOT, read_page
 from engine.notebooks import (
     build_notebook,
-    bundled_files,
     dumps,
     notebook_uri,
     page_to_notebook,
     wants_notebook,
 )
+from engine.results import Outcome
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -45,7 +46,7 @@ def test_chapter_pages_and_the_workbook_get_notebooks():
 
 
 def run_notebook(page_path: str, folder: Path) -> nbformat.NotebookNode:
-    notebook = nbformat.reads(dumps(build_notebook(page_path)), as_version=4)
+    notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
     nbformat.validate(notebook)
     env = {
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
@@ -151,20 +152,15 @@ def sample(tmp_path: Path):
 
 def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     page = read_page("docs/course/sample.md", sample)
-    outcomes = [
-        {"output": "", "error": None, "figures": [], "seconds": 0.0, "skipped": False}
-        for _ in page.blocks
-    ]
-    outcomes[0]["output"] = "5\n"
-    outcomes[1]["error"] = "ZeroDivisionError: division by zero"
-    text = (sample / "docs/course/sample.md").read_text(encoding="utf-8")
+    outcomes = [Outcome() for _ in page.blocks]
+    outcomes[0].output = "5\n"
+    outcomes[1].error_type, outcomes[1].error_message = "ZeroDivisionError", "division by zero"
     notebook = page_to_notebook(
         page,
-        text,
         outcomes=outcomes,
         environment={"jax": "9.9", "jaxlib": "9.9", "python": "3.12", "device": "cpu"},
         site_url="https://example.org/docs/",
-        files=bundled_files(page, sample),
+        files=project_files([block.source for block in page.blocks], sample),
     )
     nbformat.validate(nbformat.from_dict(notebook))
     cells = notebook["cells"]
@@ -209,14 +205,15 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
 
 
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
-    files = bundled_files(read_page("docs/practice/exercises.md"))
-    assert {"engine/checker.py", "snippets/jitkit.py"} <= set(files)
+    workbook = read_page("docs/practice/exercises.md")
+    files = project_files([block.source for block in workbook.blocks])
+    assert {"engine/check_solution.py", "snippets/jitkit.py"} <= set(files)
     for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
         assert f"snippets/_checks/{exercise}.py" in files
 
 
 def test_notebook_text_is_stable_json():
-    notebook = build_notebook("docs/course/why-compile.md")
+    notebook = build_notebook(read_page("docs/course/why-compile.md"))
     text = dumps(notebook)
     assert json.loads(text) == notebook
-    assert dumps(build_notebook("docs/course/why-compile.md")) == text
+    assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text

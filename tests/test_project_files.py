@@ -224,14 +224,30 @@ def test_pre_commit_hooks_are_local_and_pinned():
         )
 
 
-def test_lint_session_runs_pre_commit():
+def nox_function(name: str) -> str:
     source = (ROOT / "noxfile.py").read_text(encoding="utf-8")
-    lint = next(
+    found = next(
         node
         for node in ast.parse(source).body
-        if isinstance(node, ast.FunctionDef) and node.name == "lint"
+        if isinstance(node, ast.FunctionDef) and node.name == name
     )
-    assert '"pre-commit"' in ast.get_source_segment(source, lint)
+    return ast.get_source_segment(source, found)
+
+
+def test_lint_session_runs_pre_commit():
+    assert '"pre-commit"' in nox_function("lint")
+
+
+def test_a_stale_lock_fails_lint_and_ci():
+    """`uv sync --frozen` alone never compares uv.lock with pyproject.toml."""
+    assert '"uv", "lock", "--check"' in nox_function("lint")
+    assert '"--locked" if os.environ.get("CI")' in nox_function("install")
+
+
+def test_pytest_rejects_unknown_config_keys():
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = options["tool"]["pytest"]["ini_options"]["addopts"]
+    assert "--strict-config" in addopts and "--strict-markers" in addopts
 
 
 def test_contributing_covers_the_newcomer_path():
@@ -240,7 +256,7 @@ def test_contributing_covers_the_newcomer_path():
         "docs/about/conventions.md",
         "nox -s new --",
         "nox -s serve",
-        "python -m engine.check",
+        "python -m engine.page_outputs",
         "nox -s tests -- docs/",
         "fig.set_label",
         "<!-- bad: raises",
@@ -331,3 +347,23 @@ def test_no_project_file_names_a_path_outside_the_repository():
 def test_the_outside_pattern_matches_what_it_guards_against():
     assert OUTSIDE.search("run ../" + "shared/tools/overlap")
     assert not OUTSIDE.search("see ../course/pitfalls.md")  # a link inside the docs is fine
+
+
+def test_engine_module_names_cannot_be_mistaken_for_each_other():
+    """`engine/check.py` beside `engine/checker.py` sent readers to the wrong one."""
+    names = sorted(path.stem for path in (ROOT / "engine").glob("*.py") if path.stem != "__init__")
+    for name in names:
+        clashes = [other for other in names if other != name and other.startswith(name)]
+        assert not clashes, f"engine/{name}.py is a prefix of {clashes}: name what each does"
+
+
+def test_every_engine_command_in_the_docs_exists():
+    commands = set()
+    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/scaffold.py"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        commands |= set(re.findall(r"-m[\"', ]+engine\.(\w+)", text))
+    assert {"page_outputs", "check_solution", "drift", "scaffold"} <= commands
+    for name in commands:
+        assert (ROOT / "engine" / f"{name}.py").is_file(), (
+            f"python -m engine.{name}: no such module"
+        )

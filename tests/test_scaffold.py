@@ -67,8 +67,8 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
     kinds = [("bad" if b.bad else "good" if b.good else "plain", b.snippet) for b in parsed.blocks]
     assert kinds == [("plain", None), ("plain", "first_example"), ("bad", None), ("good", None)]
     result = run_page(parsed)  # the scaffold passes the build's contracts as it is
-    assert result.outcomes[1]["output"] == "compilations of running_total: 2\n"
-    assert result.outcomes[2]["error"].startswith("TracerBoolConversionError")
+    assert result.outcomes[1].output == "compilations of running_total: 2\n"
+    assert result.outcomes[2].error.startswith("TracerBoolConversionError")
 
     printed = capsys.readouterr().out
     assert "Edit next:" in printed and "nox -s tests -- docs/practice/demo-page.md" in printed

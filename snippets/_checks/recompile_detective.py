@@ -13,9 +13,9 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 
-from engine.checker import check
+from engine.check_solution import check
 
-# `python -m engine.checker` puts only the project root on sys.path; jitkit lives in snippets/.
+# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 from jitkit import count_compiles
 

@@ -1,6 +1,6 @@
 """Run one page's code the way the build does and print each block's output.
 
-python -m engine.check docs/course/why-compile.md [--fresh]
+python -m engine.page_outputs docs/course/why-compile.md [--fresh]
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ def main(argv: list[str]) -> int:
         return 1
     for page in pages:
         for block, outcome in zip(page.blocks, results[page.path].outcomes, strict=True):
-            print(f"--- {block.where} ({block.filename}) {outcome['seconds']:.2f} s")
-            text = outcome["output"] + (outcome["error"] or "")
+            print(f"--- {block.where} ({block.filename}) {outcome.seconds:.2f} s")
+            text = outcome.output + outcome.error
             print(text, end="" if text.endswith("\n") or not text else "\n")
-            for figure in outcome["figures"]:
-                print(f"[figure: {figure['alt']}]")
+            for figure in outcome.figures:
+                print(f"[figure: {figure.alt}]")
     return 0
 
 

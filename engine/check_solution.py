@@ -1,7 +1,7 @@
 """Check a learner's solution to an exercise or lesson: one line per check, non-zero on failure.
 
     nox -s check -- <exercise-id> <path/to/solution.py>
-    python -m engine.checker <exercise-id> <path/to/solution.py>
+    python -m engine.check_solution <exercise-id> <path/to/solution.py>
 
 The checks for exercise ``ID`` live in ``snippets/_checks/ID.py``: functions decorated with
 ``@check("what it verifies")`` that take the learner's module and raise AssertionError with a
@@ -20,8 +20,13 @@ from types import ModuleType
 
 SNIPPETS = Path(__file__).resolve().parent.parent / "snippets"
 CHECKS_DIR = SNIPPETS / "_checks"
-# Pages that import this module read these files at run time: part of their cache key.
-KEY_INPUTS = ("snippets/_checks/*.py",)
+# Read at run time: part of the cache key of every page that imports this module, and bundled
+# with its notebook (engine.build.project_files).
+READS_AT_RUN_TIME = ("snippets/_checks/*.py",)
+
+
+class CheckError(Exception):
+    """The checks cannot run (unknown exercise, no checks, not a Python file); ``main`` exits 2."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ def checks_for(exercise_id: str) -> list[Check]:
     path = CHECKS_DIR / f"{exercise_id}.py"
     if not path.is_file():
         known = ", ".join(exercise_ids()) or "none"
-        raise SystemExit(f"unknown exercise '{exercise_id}' (known: {known})")
+        raise CheckError(f"unknown exercise '{exercise_id}' (known: {known})")
     module = load_module(path, f"_checks_{exercise_id}")
     found = [
         Check(value.check_description, value)
@@ -70,14 +75,14 @@ def checks_for(exercise_id: str) -> list[Check]:
         if callable(value) and hasattr(value, "check_description")
     ]
     if not found:
-        raise SystemExit(f"{path}: no @check functions")
+        raise CheckError(f"{path}: no @check functions")
     return found
 
 
 def load_module(path: Path, name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python file")
+        raise CheckError(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -117,7 +122,11 @@ def main(argv: list[str]) -> int:
         what = f"{type(error).__name__}: {error}"
         print(f"error: importing {solution_path} failed: {what}", file=sys.stderr)
         return 1
-    results = run_checks(exercise_id, solution)
+    try:
+        results = run_checks(exercise_id, solution)
+    except CheckError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     for result in results:
         print(result)
     failed = sum(not r.passed for r in results)

@@ -1,0 +1,98 @@
+"""What running a page produces, as typed records that cross the process boundary as JSON.
+
+The child process (``engine.runner``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
+build, the cache, the hook, the notebooks and drift read them back with ``from_dict`` and use the
+fields, never the wording of a message. A new field is one line here (give it a default, so
+older cache entries still load).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+
+class _Record:
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class Figure(_Record):
+    alt: str
+    light: str  # SVG text
+    dark: str
+
+
+@dataclass
+class Outcome(_Record):
+    """What one block produced: its printed output, the declared error it raised, its charts."""
+
+    output: str = ""
+    error_type: str = ""  # the class a ❌ block raised as declared ("" when it raised nothing)
+    error_message: str = ""
+    figures: list[Figure] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: bool = False
+    timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
+
+    @property
+    def error(self) -> str:
+        """``"ErrorName: message"`` as Python prints it, or ``""``."""
+        if not self.error_type:
+            return ""
+        return f"{self.error_type}: {self.error_message}" if self.error_message else self.error_type
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Outcome:
+        outcome = super().from_dict(data)
+        outcome.figures = [Figure.from_dict(f) for f in data.get("figures", [])]
+        return outcome
+
+
+# Failure kinds. Drift sorts on these; the wording of ``message`` is free to change.
+CONTRACT = "contract"  # a ❌ block did not raise or warn what it declares
+ASSERTION = "assertion"  # an assert stopped holding (a fact, a ❌ asserts block, any block)
+RAISED = "raised"  # a block that must run clean raised
+TIMEOUT = "timeout"
+FIGURE = "figure"  # a chart without alt text
+CRASH = "crash"  # the page's process died
+
+
+@dataclass
+class Failure(_Record):
+    """Why a page stopped. ``message`` is the full report for people (page line first)."""
+
+    kind: str
+    page: str
+    line: int | None = None  # page line of the block (None: the page as a whole)
+    index: int | None = None  # the block's position among the page's blocks
+    error_type: str = ""  # the exception the block raised, if any
+    error_message: str = ""  # its first line
+    source: str = ""  # the page's code line where it was raised, if known
+    summary: str = ""  # one line: what broke, without the location
+    message: str = ""
+    timing_claims: list[dict] = field(default_factory=list)  # measured before it broke
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}" if self.line else self.page
+
+
+@dataclass
+class PageResult(_Record):
+    outcomes: list[Outcome]
+    environment: dict
+    cached: bool = False
+    seconds: float = 0.0
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PageResult:
+        result = super().from_dict(data)
+        result.outcomes = [Outcome.from_dict(o) for o in data["outcomes"]]
+        return result
