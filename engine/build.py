@@ -138,14 +138,22 @@ def _declared_reads(tree: ast.Module) -> list[str]:
     return []
 
 
-def cache_key(page: Page, fingerprint: dict) -> str:
+def code_key(page: Page) -> str:
+    """Everything the outputs depend on except the environment: the code and the engine."""
     engine = {name: (ROOT / "engine" / name).read_text(encoding="utf-8") for name in ENGINE_FILES}
     material = {
         "engine": engine,
         "blocks": [block.key_material() for block in page.blocks],
         "modules": project_files([block.source for block in page.blocks]),
-        "environment": fingerprint,
     }
+    return _digest(material)
+
+
+def cache_key(page: Page, fingerprint: dict) -> str:
+    return _digest({"code": code_key(page), "environment": fingerprint})
+
+
+def _digest(material: dict) -> str:
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
 
@@ -180,10 +188,13 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
     return result
 
 
-def store(page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR) -> None:
+def store(
+    page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR, code: str = ""
+) -> None:
+    """Keep a passing run; ``code`` (its code_key) lets a later failure say what changed."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     data = result.to_dict()
-    entry = {"key": key, "result": data, "checksum": _checksum(data)}
+    entry = {"key": key, "code": code, "result": data, "checksum": _checksum(data)}
     path = entry_path(page, cache_dir)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(entry), encoding="utf-8")
@@ -276,20 +287,37 @@ def _page_failure(page: Page, index: int | None, kind: str, summary: str, tail: 
 
 
 def execute_pages(
-    pages: list[Page], fresh: bool = False, cache_dir: Path = CACHE_DIR, report=log.info
+    pages: list[Page],
+    fresh: bool = False,
+    cache_dir: Path = CACHE_DIR,
+    report=log.info,
+    on_failure=None,
 ) -> dict[str, PageResult]:
-    """Run (or load from the cache) every page, printing one progress line per page."""
+    """Run (or load from the cache) every page, printing one progress line per page.
+
+    A failing page raises PageFailure, or, given ``on_failure(page, error)`` (the preview), is
+    reported there and left out of the results while the other pages go on.
+    """
     fingerprint = environment_fingerprint()
     results = {}
     width = max((len(page.path) for page in pages), default=0)
     for page in pages:
-        key = cache_key(page, fingerprint)
+        code = code_key(page)
+        key = _digest({"code": code, "environment": fingerprint})
         result = None if fresh else load_cached(page, key, cache_dir)
         if result is None and not page.blocks:
             result = PageResult([], {}, cached=True)  # nothing to run, nothing to cache
         if result is None:
-            result = run_page(page)
-            store(page, key, result, cache_dir)
+            try:
+                result = run_page(page)
+            except PageFailure as error:
+                error.failure.message += last_pass_hint(page, code, cache_dir)
+                failure = PageFailure(error.failure)
+                if on_failure is None:
+                    raise failure from None
+                on_failure(page, failure)
+                continue
+            store(page, key, result, cache_dir, code)
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
         report(
@@ -301,6 +329,28 @@ def execute_pages(
     if summary:
         report(summary)
     return results
+
+
+def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
+    """What the page's last passing run (its cache entry) says about this failure."""
+    try:
+        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
+        passed_with = entry["result"]["environment"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    if entry.get("code") != code:
+        return ""  # the code changed since it last passed: look there first
+    now = {"jax": _version("jax"), "jaxlib": _version("jaxlib")}
+    before = {"jax": passed_with.get("jax"), "jaxlib": passed_with.get("jaxlib")}
+    if before != now:
+        return (
+            f"\nThe page's code is unchanged since it last passed, with jax {before['jax']} "
+            f"and jaxlib {before['jaxlib']}: JAX's behaviour may have changed."
+        )
+    return (
+        "\nThe same code passed before with this JAX: the claim may depend on timing or load "
+        "(`nox -s stress` measures its margin)."
+    )
 
 
 def claim_margin(claim: dict) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import logging
 import os
 import posixpath
 import re
@@ -47,45 +48,62 @@ class BuildState:
     results: dict[str, PageResult] = field(default_factory=dict)
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
 
 
 # mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
 # under `mkdocs serve`) starts by replacing this one object in on_files.
 state = BuildState()
+preview = False  # `mkdocs serve`: a failing page shows its error instead of stopping the server
+log = logging.getLogger("mkdocs.jitdocs")
 
 
 # ---------------------------------------------------------------- events
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    global preview
+    preview = command == "serve"
 
 
 def on_files(files: Files, config) -> Files:
     """Parse and execute every page up front, and add the charts they drew to the site."""
     docs_dir = Path(config["docs_dir"]).resolve()
     root = docs_dir.parent
-    pages = []
+    pages, failures = [], {}
     for file in files.documentation_pages():
+        path = Path(file.abs_src_path).resolve().relative_to(root).as_posix()
         try:
-            path = Path(file.abs_src_path).resolve().relative_to(root).as_posix()
             pages.append(read_page(path, root))
         except MarkupError as error:
-            raise PluginError(str(error)) from None
+            if not preview:
+                raise PluginError(str(error)) from None
+            failures[path] = str(error)
     try:
         fresh = os.environ.get(FRESH_VARIABLE) == "1"
         cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / ".cache" / "jitdocs")
-        results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir)
+        keep_going = (lambda page, error: keep_failure(page, error, failures)) if preview else None
+        results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
     global state
-    state = BuildState()
+    state = BuildState(failures=failures)
     for page in pages:
-        state.pages[page.path], state.results[page.path] = page, results[page.path]
+        state.pages[page.path] = page
+        if page.path in failures:
+            continue
+        state.results[page.path] = results[page.path]
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
+    add_robots_txt(files, config)
     return files
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     root = Path(config["docs_dir"]).resolve().parent
     path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
+    if path in state.failures:
+        return render_failure(state.failures[path]) + markdown
     parsed, result = state.pages[path], state.results[path]
     # mkdocs drops the blank lines after the front matter that the parsed text still has.
     shift = len(parsed.text) - len(markdown)
@@ -104,6 +122,28 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 # ---------------------------------------------------------------- transforms
+
+
+def add_robots_txt(files: Files, config) -> None:
+    """robots.txt names the sitemap by its full address, so it follows ``site_url``."""
+    site_url = (config.get("site_url") or "").rstrip("/")
+    lines = ["User-agent: *", "Allow: /"] + (
+        [f"Sitemap: {site_url}/sitemap.xml"] if site_url else []
+    )
+    files.append(File.generated(config, "robots.txt", content="\n".join(lines) + "\n"))
+
+
+def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> None:
+    """Preview only: remember the error for the page, and say so loudly in the server log
+    (at INFO: mkdocs' strict mode turns any warning into a stopped server)."""
+    failures[page.path] = str(error)
+    log.info("jitdocs: PAGE FAILED, its error is shown on the page in the preview:\n%s", error)
+
+
+def render_failure(message: str) -> str:
+    """An admonition with the failure (file, line, message) above the page's own text."""
+    title = "This page's code failed (preview only: `nox -s docs` stops on it)"
+    return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
 
 
 def add_figure_files(page: Page, result: PageResult, files: Files, config) -> None:

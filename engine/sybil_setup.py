@@ -22,8 +22,19 @@ def parse_blocks(document: Document):
     body, offset = split_front_matter(document.text)
     shift = len(document.text) - len(body)
     page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
+    line_starts = _line_starts(document.text)
     for block in page.blocks:
-        yield Region(block.start + shift, block.end + shift, parsed=block, evaluator=evaluate)
+        # The test id names the line the failure message names: the fence's (or directive's).
+        start = max(block.start + shift, line_starts[block.line - 1])
+        yield Region(start, block.end + shift, parsed=block, evaluator=evaluate)
+
+
+def _line_starts(text: str) -> list[int]:
+    starts, position = [], 0
+    for line in text.splitlines(keepends=True):
+        starts.append(position)
+        position += len(line)
+    return starts
 
 
 def evaluate(example) -> None:
@@ -32,8 +43,11 @@ def evaluate(example) -> None:
         pytest.skip(f"{block.where}: {block.skip}")
     try:
         execute_block(block, example.namespace)
-    except BlockFailure as failure:
-        pytest.fail(str(failure), pytrace=False)
+    except BlockFailure as error:
+        failure = str(error)
+    else:
+        return
+    pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" second report
 
 
 def setup(namespace: dict) -> None:

@@ -70,7 +70,7 @@ def test_bad_block_with_the_declared_error_renders_it():
 
 def test_bad_asserts_block_whose_assertions_stop_holding_fails():
     demo = page(fence("assert 1 + 1 == 3, 'wrong on purpose'", "bad: asserts") + PAIR_GOOD)
-    with pytest.raises(PageFailure, match=r"the ❌ block's assertions no longer hold"):
+    with pytest.raises(PageFailure, match=r"the ❌ block's assertions do not hold"):
         run_page(demo)
 
 
@@ -255,7 +255,7 @@ def test_fact_without_assert_is_rejected():
 
 def test_fact_that_stops_holding_names_the_fact():
     demo = page(fence("assert jnp.zeros(2).dtype == jnp.int8", "fact: zeros are int8"))
-    with pytest.raises(PageFailure, match=r":2: the fact 'zeros are int8' no longer holds"):
+    with pytest.raises(PageFailure, match=r":2: the fact 'zeros are int8' does not hold"):
         run_page(demo)
 
 
@@ -393,3 +393,32 @@ def test_the_parser_accepts_only_registered_markers():
         page("<!-- unregistered -->\n")
     with pytest.raises(MarkupError, match=r":1: marker 'timeout' takes seconds, got 'soon'"):
         page(fence("x = 1", "timeout: soon"))
+
+
+# ---------------------------------------------------------------- what a failure blames
+
+
+def test_a_failure_blames_jax_only_when_the_code_passed_before_with_another_jax(tmp_path):
+    demo = page("# Demo\n\n" + fence("assert 1 + 1 == 2"))
+    code = build.code_key(demo)
+    result = run_page(demo)
+    build.store(demo, "some key", result, tmp_path, code)
+    same_jax = build.last_pass_hint(demo, code, tmp_path)
+    assert "passed before with this JAX" in same_jax and "stress" in same_jax
+
+    result.environment = {**result.environment, "jax": "0.0.1"}
+    build.store(demo, "some key", result, tmp_path, code)
+    other_jax = build.last_pass_hint(demo, code, tmp_path)
+    assert "unchanged since it last passed, with jax 0.0.1" in other_jax
+
+    assert build.last_pass_hint(demo, "edited code", tmp_path) == ""  # new code: no blame on JAX
+    assert build.last_pass_hint(demo, code, tmp_path / "empty") == ""  # never passed
+
+
+def test_a_failing_page_message_says_does_not_hold_without_guessing(tmp_path):
+    demo = page("# Demo\n\n" + fence("assert 2 > 3", "fact: two beats three"))
+    with pytest.raises(PageFailure) as caught:
+        build.execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    message = str(caught.value)
+    assert "the fact 'two beats three' does not hold" in message
+    assert "JAX" not in message.split("\n")[0]  # a brand-new claim is not blamed on JAX
