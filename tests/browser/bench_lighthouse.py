@@ -114,6 +114,7 @@ def measure(base_url: str, page: str, preset: str, runs: int, folder: Path) -> d
             for key in METRICS
         },
         "costly": costly_audits(reports[0]),
+        "benchmark": statistics.median(r["environment"]["benchmarkIndex"] for r in reports),
     }
 
 
@@ -124,7 +125,7 @@ def worst_first(row: dict) -> tuple:
 
 
 def print_table(rows: list[dict], runs: int) -> None:
-    header = ["Page", "Preset", *CATEGORIES.values(), *METRICS.values()]
+    header = ["Page", "Preset", *CATEGORIES.values(), *METRICS.values(), "CPU index"]
     table = [header]
     for row in rows:
         table.append(
@@ -133,10 +134,14 @@ def print_table(rows: list[dict], runs: int) -> None:
                 row["preset"],
                 *(f"{row['scores'][key]:.0f}" for key in CATEGORIES),
                 *(_metric(key, row["metrics"][key]) for key in METRICS),
+                f"{row['benchmark']:.0f}",
             ]
         )
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     print(f"\nLighthouse {LIGHTHOUSE_VERSION} ({CHROMIUM}), median of {runs} run(s), worst first")
+    # Lighthouse's own CPU benchmark: a busy machine scores low and its pages score low with it.
+    speed = statistics.median(row["benchmark"] for row in rows)
+    print(f"CPU benchmark index (median over pages): {speed:.0f}; a busy machine reads low")
     for index, line in enumerate(table):
         print("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + " |")
         if index == 0:
