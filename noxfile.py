@@ -257,11 +257,13 @@ LIGHTHOUSE_VERSION = "12.2.3"
 
 @nox.session(python=PYTHON)
 def lighthouse(session: nox.Session) -> None:
-    """Benchmark, not a test: Lighthouse scores of three pages, desktop and mobile presets.
+    """Lighthouse scores of every page, desktop and mobile presets; fails when one misses the goal.
 
     Installs lighthouse (npm, into .cache/lighthouse) and chromium (apt) when missing, builds the
-    site, serves it on 127.0.0.1 and prints the four category scores per page and preset.
-    Arguments go to tests/browser/bench_lighthouse.py, e.g. `-- --runs 3` or `-- track/`.
+    site, serves it on 127.0.0.1 and prints the median of 3 runs of the four category scores per
+    page and preset, worst first. Goal: desktop 100 in all four; mobile performance >= 95 and
+    accessibility 100. Arguments go to tests/browser/bench_lighthouse.py, e.g. `-- --runs 1` or
+    `-- track/ course/pitfalls/` (only those pages).
     """
     install(session, "docs")
     ensure_browser(session, required=True)

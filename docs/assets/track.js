@@ -1,11 +1,12 @@
 /* Practice track: lesson progress (localStorage) and the lax.scan step-through widget.
  *
- * Plain JavaScript, no dependencies, no network requests. Loaded on every page through
- * `extra_javascript` in mkdocs.yml; it only acts on pages that contain its elements:
+ * Plain JavaScript, no dependencies, no network requests. Listed in `extra_javascript` in
+ * mkdocs.yml; engine/overrides/main.html includes it only in pages that contain its elements:
  *   - `.track-done[data-lesson]`    a "Mark as done" button on a lesson page
  *   - `.track-status[data-lesson]`  a status cell in the track page's table
  *   - `.track-progress`, `.track-reset`  the track page's summary line and reset button
- *   - `.scan-viz`                   the scan widget (jit-of-scan lesson)
+ *   - `.scan-viz`                   the scan widget (jit-of-scan lesson); it starts when it
+ *                                   comes near the screen, then has the class `scan-viz--ready`
  *
  * The scan widget's values are NOT computed here. The page runs lax.scan at build time and
  * prints the results as JSON in an output block (a code block whose text is a JSON object
@@ -409,19 +410,35 @@
     }
   };
 
+  function startScanWidget(root) {
+    if (root.dataset.ready) return;
+    root.dataset.ready = "1";
+    var data = findScanData();
+    if (!data) {
+      root.textContent = "The scan data block was not found on this page, so the widget cannot start.";
+      root.classList.add("scan-viz--broken");
+      return;
+    }
+    root.scanWidget = new ScanWidget(root, data); // adds .scan-viz--ready once it can be used
+  }
+
+  /* A widget starts when it comes near the screen, not while the page loads: reading the data
+     block and building the table is start-up work a reader who never scrolls there doesn't need. */
   function initScanWidgets() {
     var roots = document.querySelectorAll(".scan-viz:not([data-ready])");
     if (!roots.length) return;
-    var data = findScanData();
-    Array.prototype.forEach.call(roots, function (root) {
-      root.dataset.ready = "1";
-      if (!data) {
-        root.textContent = "The scan data block was not found on this page, so the widget cannot start.";
-        root.classList.add("scan-viz--broken");
-        return;
-      }
-      root.scanWidget = new ScanWidget(root, data);
-    });
+    if (!("IntersectionObserver" in window)) {
+      Array.prototype.forEach.call(roots, startScanWidget);
+      return;
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        observer.unobserve(entry.target);
+        startScanWidget(entry.target);
+      });
+    }, { rootMargin: "300px 0px" });
+    Array.prototype.forEach.call(roots, function (root) { observer.observe(root); });
   }
 
   /* ------------------------------------------------------------------ start-up */

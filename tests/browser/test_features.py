@@ -10,14 +10,14 @@ from served_site import page_urls
 CHART_PAGE = "course/why-compile/"
 
 
+def html_of(site_dir, url: str) -> str:
+    path = site_dir / (url if url.endswith(".html") else f"{url}index.html")
+    return path.read_text(encoding="utf-8")
+
+
 def pages_with(site_dir, needle: str) -> list[str]:
     """URLs of the built pages whose HTML contains ``needle``."""
-    found = []
-    for url in page_urls(site_dir):
-        path = site_dir / (url if url.endswith(".html") else f"{url}index.html")
-        if needle in path.read_text(encoding="utf-8"):
-            found.append(url)
-    return found
+    return [url for url in page_urls(site_dir) if needle in html_of(site_dir, url)]
 
 
 def test_search_finds_a_page_by_an_api_name(open_page):
@@ -123,6 +123,15 @@ def test_every_code_block_has_a_working_copy_button(open_page, address):
     blocks = page.locator("article pre:has(> code)")
     buttons = page.locator("article pre:has(> code) button[data-md-type=copy]")
     assert blocks.count() >= 1
+    # A block gets its button when it first comes into view (content.lazy), collapsed ones too.
+    page.evaluate("document.querySelectorAll('article details').forEach(d => { d.open = true; })")
+    visit.scroll_through()
+    page.wait_for_function(
+        "n => document.querySelectorAll('article pre:has(> code) button[data-md-type=copy]')"
+        ".length === n",
+        arg=blocks.count(),
+        timeout=10_000,
+    )
     assert buttons.count() == blocks.count()
     first = blocks.first
     first.scroll_into_view_if_needed()
@@ -164,3 +173,18 @@ def test_the_palette_toggle_switches_charts_to_their_dark_rendering(open_page):
 def _luminance(css_color: str) -> float:
     red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css_color)[:3])
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+@pytest.mark.parametrize(
+    ("script", "markup"),
+    [
+        ("assets/quiz.js", r'class="jd-quiz"'),
+        ("assets/track.js", r'class="(track-(done|status|progress|reset)|scan-viz)[ "]'),
+    ],
+)
+def test_a_page_specific_script_is_loaded_exactly_where_its_markup_is(site_dir, script, markup):
+    """engine/overrides/main.html leaves quiz.js and track.js out of pages that don't use them."""
+    loading = pages_with(site_dir, script + '"></script>')
+    using = [url for url in page_urls(site_dir) if re.search(markup, html_of(site_dir, url))]
+    assert using, f"no page has the markup that {script} drives"
+    assert loading == using

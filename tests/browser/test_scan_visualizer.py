@@ -117,10 +117,29 @@ def check_row(row: dict, expected: dict, where: str) -> None:
 
 
 def open_lesson(open_page, scheme: str = "light"):
+    """The lesson, scrolled to the widget, once the widget says it is ready (it starts lazily)."""
     visit = open_page(scheme)
     visit.goto(LESSON)
+    visit.page.locator(".scan-viz").scroll_into_view_if_needed()
     visit.page.locator(".scan-viz.scan-viz--ready").wait_for()
     return visit
+
+
+def test_widget_starts_only_when_it_comes_near_the_screen(open_page):
+    visit = open_page()
+    page = visit.page
+    page.set_viewport_size({"width": 800, "height": 400})  # the widget is far below the fold
+    visit.goto(LESSON)
+    widget = page.locator(".scan-viz")
+    top = widget.evaluate("node => node.getBoundingClientRect().top")
+    assert top > 400 + 300, f"the widget is near the first screen (top {top}px)"
+    page.wait_for_timeout(300)  # time enough to start if it were started eagerly
+    assert widget.get_attribute("data-ready") is None
+    assert "needs JavaScript" in widget.inner_text()  # the no-script text is still there
+    widget.scroll_into_view_if_needed()
+    page.locator(".scan-viz.scan-viz--ready").wait_for()
+    assert widget.locator("button").count() > 0
+    assert not visit.problems(), visit.problems()
 
 
 def test_stepping_through_every_operation_shows_the_build_time_values(open_page, data):
