@@ -209,9 +209,10 @@ def matrix(session: nox.Session) -> None:
     engine/matrix.py): `nox -s matrix -- "jax==0.10.*" "jax==0.11.*"`; by default the newest
     patch of the three newest minor series on PyPI. The pinned release is always run first."""
     install(session, "docs")
-    wanted = session.posargs or session.run(
-        "python", "-m", "engine.matrix", "--default-releases", silent=True
-    ).split()
+    wanted = (
+        session.posargs
+        or session.run("python", "-m", "engine.matrix", "--default-releases", silent=True).split()
+    )
     session.run("python", "-m", "engine.matrix", "--record", "pinned (uv.lock)", "--new")
     for requirement in wanted:
         try:

@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from engine.build import PageFailure, PageResult, execute_pages
+from engine import matrix
+from engine.build import PageFailure, PageResult, execute_pages, log
 from engine.markers import (
     Block,
     Directive,
@@ -39,6 +40,7 @@ _pages: dict[str, Page] = {}
 _results: dict[str, PageResult] = {}
 _figure_uris: dict[tuple[str, int, int], tuple[str, str]] = {}
 _notebook_uris: dict[str, str] = {}
+_compatibility: dict = {}  # docs/data/compatibility.json, written by `nox -s matrix`
 
 
 # ---------------------------------------------------------------- events
@@ -66,6 +68,9 @@ def on_files(files: Files, config) -> Files:
         _pages[page.path], _results[page.path] = page, results[page.path]
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
+    _compatibility.clear()
+    _compatibility.update(matrix.load(root / matrix.DATA) or {})
+    log.info(matrix.summary(pages, _compatibility or None))
     return files
 
 
@@ -84,6 +89,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     if path in _notebook_uris:
         edits.append(render_download_link(markdown, parsed, _notebook_uris[path], page))
+    note = matrix.page_note_edit(markdown, parsed, _compatibility or None)
+    edits += [note] if note else []
     for start, end, text in sorted(edits, reverse=True):
         markdown = markdown[:start] + text + markdown[end:]
     return markdown + render_provenance(result)
@@ -230,24 +237,32 @@ def render_version_notes(page_path: str) -> str:
     """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
     rows = []
     here = posixpath.dirname(page_path)
+    data = _compatibility or None
     for path, parsed in sorted(_pages.items()):
         env = _results[path].environment
         verified = f"JAX {env['jax']}" if env else "not run"
         ids = anchors(parsed)
+        claim_ids = {(c.blocks[0], c.kind): c.id for c in matrix.claims(parsed)}
         for index, block in enumerate(parsed.blocks):
             target = posixpath.relpath(path, here)
             title = _cell(parsed.title or path)
             if block.bad:
                 link = f"[{title}]({target}#{ids[(index, 'contract')]})"
                 claim = f"❌ {_describe(block)} ({_cell(block.section)})"
-                rows.append(f"| {link} | {claim} | {verified} |")
+                releases = matrix.cells(data, claim_ids[(index, "contract")])
+                rows.append(f"| {link} | {claim} | {verified} |{releases}")
             if block.fact:
                 link = f"[{title}]({target}#{ids[(index, 'fact')]})"
-                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |")
+                releases = matrix.cells(data, claim_ids[(index, "fact")])
+                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |{releases}")
     if not rows:
         return "No contracts or facts on the site yet.\n"
-    header = "| Proof | What the build checks | Verified with |\n| --- | --- | --- |\n"
-    return header + "\n".join(rows) + "\n"
+    names, separators = matrix.header(data)
+    header = (
+        f"| Proof | What the build checks | Verified with |{names}\n"
+        f"| --- | --- | --- |{separators}\n"
+    )
+    return header + "\n".join(rows) + "\n" + matrix.details(data)
 
 
 def _cell(text: str) -> str:

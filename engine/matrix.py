@@ -36,6 +36,7 @@ from engine.markers import ROOT, Page
 DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"
 HOLDS, BROKEN, NOT_RUN = "holds", "broken", "not run"
+DASH = "\N{EN DASH}"  # for ranges and the not-run cell
 INDEX = "https://pypi.org/simple/jax/"
 
 
@@ -112,8 +113,9 @@ def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
         report = drift.check_page(page, cache_dir, CACHE_DIR, fingerprint)
         entry["verdicts"].update(verdicts(page, report.failures, report.outcomes))
         in_claims = {i for claim in claims(page) for i in claim.blocks}
-        entry["other"] += [f"{f.where}: {f.summary}" for f in report.failures
-                           if f.index not in in_claims]
+        entry["other"] += [
+            f"{f.where}: {f.summary}" for f in report.failures if f.index not in in_claims
+        ]
     entry["seconds"] = round(time.monotonic() - started, 1)
     return entry
 
@@ -178,8 +180,11 @@ def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
     return found or release["verdicts"].get(data.get("aliases", {}).get(claim_id, ""))
 
 
-def stale(pages: list[Page], data: dict | None, pinned: str) -> list[str]:
+def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     """What the data file lacks or has too much of, compared with the pages; empty if current."""
+    from engine.drift import pinned_versions
+
+    pinned = pinned or pinned_versions()["jax"]
     if data is None:
         return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
     problems = []
@@ -198,9 +203,9 @@ def stale(pages: list[Page], data: dict | None, pinned: str) -> list[str]:
     return problems
 
 
-def summary(pages: list[Page], data: dict | None, pinned: str) -> str:
+def summary(pages: list[Page], data: dict | None) -> str:
     """The build's one line on the data: current, or what makes it stale."""
-    problems = stale(pages, data, pinned)
+    problems = stale(pages, data)
     if problems:
         return "jitdocs: compatibility data is STALE, run `nox -s matrix`: " + "; ".join(problems)
     return f"jitdocs: compatibility data: {len(tested(data))} releases, up to date"
@@ -217,7 +222,7 @@ def header(data: dict | None) -> tuple[str, str]:
 
 
 def cells(data: dict | None, claim_id: str) -> str:
-    """One ✓ / ✗ / – cell per tested release; ✗ links to what broke."""
+    """One cell per tested release: ✓ holds, ✗ broke (a link to what), a dash: not run."""
     out = ""
     for release in tested(data):
         found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
@@ -226,23 +231,31 @@ def cells(data: dict | None, claim_id: str) -> str:
         elif found["verdict"] == BROKEN:
             out += f" [✗](#{_anchor(release, claim_id)}) |"
         else:
-            out += " – |"
+            out += f" {DASH} |"
     return out
 
 
 def _code_spans(text: str) -> str:
     parts = text.split("`")
-    return "".join(f"<code>{html.escape(p)}</code>" if n % 2 else html.escape(p)
-                   for n, p in enumerate(parts))
+    return "".join(
+        f"<code>{html.escape(p)}</code>" if n % 2 else html.escape(p) for n, p in enumerate(parts)
+    )
 
 
 def details(data: dict | None) -> str:
     """Below the table: the releases tested, the ones that did not install, and what broke."""
     if not tested(data):
-        return "\nNo release has been tested yet: run `nox -s matrix`.\n"
-    lines = ["", "Columns: " + "; ".join(
-        f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
-        for r in tested(data)) + ". ✓ holds, ✗ broken, – not run.", ""]
+        return ""
+    lines = [
+        "",
+        "Columns: "
+        + "; ".join(
+            f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
+            for r in tested(data)
+        )
+        + f". ✓ holds, ✗ broken, {DASH} not run.",
+        "",
+    ]
     for release in data["releases"]:
         if "not_installable" in release:
             lines += [f"`{release['requirement']}`: {release['not_installable']}.", ""]
@@ -263,7 +276,7 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     if not releases:
         return ""
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
-    span = f"JAX {releases[0]['jax']}–{releases[-1]['jax']}"
+    span = f"JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     ids = [claim.id for claim in claims(page)]
     if not ids:
         return f"No claim on this page depends on the JAX release ([matrix]({link}))."
@@ -276,7 +289,9 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     if not failing:
         return f"Every claim on this page holds on {span} ([compatibility matrix]({link}))."
     which = ", ".join(f"{count} {what}" for what, count in failing.items())
-    return f"Not every claim on this page holds on {span}: {which} ([compatibility matrix]({link}))."
+    return (
+        f"Not every claim on this page holds on {span}: {which} ([compatibility matrix]({link}))."
+    )
 
 
 def page_note_edit(markdown: str, page: Page, data: dict | None) -> tuple[int, int, str] | None:
@@ -313,8 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     entry = record(args.record, all_pages([]), DRIFT_CACHE)
     save(entry, args.data, args.new)
     counts = Counter(v["verdict"] for v in entry["verdicts"].values())
-    print(f"matrix: jax {entry['jax']}: {dict(counts)}, {len(entry['other'])} other failure(s), "
-          f"{entry['seconds']:.0f} s")
+    print(
+        f"matrix: jax {entry['jax']}: {dict(counts)}, {len(entry['other'])} other failure(s), "
+        f"{entry['seconds']:.0f} s"
+    )
     return 0
 
 
