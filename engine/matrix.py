@@ -175,9 +175,15 @@ def tested(data: dict | None) -> list[dict]:
     return [r for r in (data or {}).get("releases", []) if "verdicts" in r]
 
 
+def recorded_id(data: dict, release: dict, claim_id: str) -> str:
+    """The id the release recorded the claim under: its own, or the one its alias names."""
+    if claim_id in release["verdicts"]:
+        return claim_id
+    return data.get("aliases", {}).get(claim_id, claim_id)
+
+
 def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
-    found = release["verdicts"].get(claim_id)
-    return found or release["verdicts"].get(data.get("aliases", {}).get(claim_id, ""))
+    return release["verdicts"].get(recorded_id(data, release, claim_id))
 
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
@@ -229,7 +235,7 @@ def cells(data: dict | None, claim_id: str) -> str:
         if found["verdict"] == HOLDS:
             out += " ✓ |"
         elif found["verdict"] == BROKEN:
-            out += f" [✗](#{_anchor(release, claim_id)}) |"
+            out += f" [✗](#{_anchor(release, recorded_id(data, release, claim_id))}) |"
         else:
             out += f" {DASH} |"
     return out
@@ -276,7 +282,7 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     if not releases:
         return ""
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
-    span = f"JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
+    span = f"the JAX releases tested, {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     ids = [claim.id for claim in claims(page)]
     if not ids:
         return f"No claim on this page depends on the JAX release ([matrix]({link}))."

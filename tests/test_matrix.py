@@ -76,6 +76,10 @@ def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     data["aliases"] = {new_id: old_id}
     assert matrix.stale([new], data, PINNED) == []
     assert matrix.cells(data, new_id) == " ✓ |"
+    broken = {"verdict": "broken", "where": "docs/course/demo.md:2", "error": "AssertionError"}
+    data["releases"][0]["verdicts"][old_id] = broken
+    anchor = matrix.cells(data, new_id).split("(#")[1].split(")")[0]
+    assert f"{{: #{anchor} }}" in matrix.details(data)  # the ✗ link finds its target
 
 
 def test_a_repeated_block_gets_its_own_id():
@@ -216,13 +220,12 @@ def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
 def test_page_note_says_which_claims_hold_where(demo_data):
     demo, data = demo_data
     note = matrix.page_note(demo, data, demo.path)
-    assert note.startswith(
-        f"Not every claim on this page holds on JAX 0.11.2{matrix.DASH}{PINNED}: "
-    )
+    span = f"the JAX releases tested, 0.11.2{matrix.DASH}{PINNED}"
+    assert note.startswith(f"Not every claim on this page holds on {span}: ")
     assert "1 broken on 0.11.2" in note and "(../reference/version-notes.md)" in note
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
     assert matrix.page_note(demo, data, demo.path).startswith(
-        f"Every claim on this page holds on JAX 0.11.2{matrix.DASH}{PINNED} "
+        f"Every claim on this page holds on {span} "
     )
     start, end, text = matrix.page_note_edit("# Demo\n\nprose\n", demo, data)
     assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
