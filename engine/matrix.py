@@ -273,7 +273,12 @@ def details(data: dict | None) -> str:
                     f"{_code_spans(found['error'])}\n{{: #{_anchor(release, claim_id)} }}",
                     "",
                 ]
-    return "\n".join(lines)
+    others = [(r["jax"], *o.split(": ", 1)) for r in tested(data) for o in r.get("other", [])]
+    if others:
+        lines += ["Other checks that broke (asserts in plain examples, timing claims):", ""]
+    for jax, where, error in others:
+        lines += [f"- **JAX {jax}**, {_code_spans(where)}: {_code_spans(error)}"]
+    return "\n".join(lines) + "\n"
 
 
 def page_note(page: Page, data: dict | None, here: str) -> str:
@@ -284,14 +289,17 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
     span = f"the JAX releases tested, {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     ids = [claim.id for claim in claims(page)]
-    if not ids:
-        return f"No claim on this page depends on the JAX release ([matrix]({link}))."
     failing = Counter()
     for release in releases:
         for claim_id in ids:
             found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
             if found["verdict"] != HOLDS:
                 failing[f"{found['verdict']} on {release['jax']}"] += 1
+        for other in release.get("other", []):
+            if other.startswith(f"{page.path}:"):
+                failing[f"other check broken on {release['jax']}"] += 1
+    if not ids and not failing:
+        return f"No claim on this page depends on the JAX release ([matrix]({link}))."
     if not failing:
         return f"Every claim on this page holds on {span} ([compatibility matrix]({link}))."
     which = ", ".join(f"{count} {what}" for what, count in failing.items())

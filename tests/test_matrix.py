@@ -224,6 +224,12 @@ def test_page_note_says_which_claims_hold_where(demo_data):
     assert note.startswith(f"Not every claim on this page holds on {span}: ")
     assert "1 broken on 0.11.2" in note and "(../reference/version-notes.md)" in note
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
+    data["releases"][2]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
+    assert matrix.page_note(demo, data, demo.path).endswith(
+        f"1 other check broken on {PINNED} ([compatibility matrix](../reference/version-notes.md))."
+    )
+    assert "demo.md:9: AssertionError at <code>assert x</code>" in matrix.details(data)
+    data["releases"][2]["other"] = []
     assert matrix.page_note(demo, data, demo.path).startswith(
         f"Every claim on this page holds on {span} "
     )
