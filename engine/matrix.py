@@ -299,7 +299,7 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
             if other.startswith(f"{page.path}:"):
                 failing[f"other check broken on {release['jax']}"] += 1
     if not ids and not failing:
-        return f"No claim on this page depends on the JAX release ([matrix]({link}))."
+        return f"This page has no contract or fact for the [compatibility matrix]({link}) to test."
     if not failing:
         return f"Every claim on this page holds on {span} ([compatibility matrix]({link}))."
     which = ", ".join(f"{count} {what}" for what, count in failing.items())
@@ -332,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     action.add_argument("--default-releases", action="store_true", help="print the default list")
     parser.add_argument("--new", action="store_true", help="start the data file afresh")
     parser.add_argument("--data", type=Path, default=ROOT / DATA)
+    parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
     args = parser.parse_args(argv)
     if args.default_releases:
         print("\n".join(default_releases(pinned_versions()["jax"], index_versions())))
@@ -339,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.uninstallable:
         save(uninstallable(args.uninstallable), args.data, args.new)
         return 0
-    entry = record(args.record, all_pages([]), DRIFT_CACHE)
+    entry = record(args.record, all_pages([]), args.cache_dir)
     save(entry, args.data, args.new)
     counts = Counter(v["verdict"] for v in entry["verdicts"].values())
     print(
