@@ -205,9 +205,9 @@ def drift(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
-    """Which JAX releases each claim holds on, into docs/data/compatibility.json (see
-    engine/matrix.py): `nox -s matrix -- "jax==0.10.*" "jax==0.11.*"`; by default the newest
-    patch of the three newest minor series on PyPI. The pinned release is always run first."""
+    """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
+    engine/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
+    default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
     install(session, "docs")
     wanted = (
         session.posargs
