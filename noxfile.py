@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import nox
+import nox.command
 
 nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True  # a missing Python 3.12 fails, never skips
@@ -250,6 +251,26 @@ def drift(session: nox.Session) -> None:
     session.install(*drift_requirements(wanted))
     label = " ".join(wanted) or "newest jax/jaxlib"
     session.run("python", "-m", "engine.drift", "--requirement", label, *rest)
+
+
+@nox.session(python=PYTHON)
+def matrix(session: nox.Session) -> None:
+    """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
+    engine/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
+    default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
+    install(session, "docs")
+    wanted = (
+        session.posargs
+        or session.run("python", "-m", "engine.matrix", "--default-releases", silent=True).split()
+    )
+    session.run("python", "-m", "engine.matrix", "--record", "pinned (uv.lock)", "--new")
+    for requirement in wanted:
+        try:
+            session.install(*drift_requirements([requirement]))
+        except nox.command.CommandFailed:  # e.g. no wheel for this Python
+            session.run("python", "-m", "engine.matrix", "--uninstallable", requirement)
+            continue
+        session.run("python", "-m", "engine.matrix", "--record", requirement)
 
 
 LIGHTHOUSE_VERSION = "12.2.3"

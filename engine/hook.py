@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from engine import matrix
 from engine.build import PageFailure, execute_pages
 from engine.markers import (
     BADGES,
@@ -49,6 +50,9 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
+    compatibility: dict = field(
+        default_factory=dict
+    )  # docs/data/compatibility.json (nox -s matrix)
 
 
 # mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
@@ -96,6 +100,8 @@ def on_files(files: Files, config) -> Files:
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
     add_robots_txt(files, config)
+    state.compatibility = matrix.load(root / matrix.DATA) or {}
+    log.info(matrix.summary(pages, state.compatibility or None))
     return files
 
 
@@ -115,6 +121,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     if path in state.notebook_uris:
         edits.append(render_download_link(parsed, state.notebook_uris[path], page))
+    note = matrix.page_note_edit(parsed.text, parsed, state.compatibility or None)
+    edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
@@ -283,24 +291,32 @@ def render_version_notes(page_path: str) -> str:
     """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
     rows = []
     here = posixpath.dirname(page_path)
+    data = state.compatibility or None
     for path, parsed in sorted(state.pages.items()):
         env = state.results[path].environment
         verified = f"JAX {env['jax']}" if env else "not run"
         ids = anchors(parsed)
+        claim_ids = {(c.blocks[0], c.kind): c.id for c in matrix.claims(parsed)}
         for index, block in enumerate(parsed.blocks):
             target = posixpath.relpath(path, here)
             title = _cell(parsed.title or path)
             if block.bad:
                 link = f"[{title}]({target}#{ids[(index, 'contract')]})"
                 claim = f"❌ {block.bad.headline()} ({_cell(block.section)})"
-                rows.append(f"| {link} | {claim} | {verified} |")
+                releases = matrix.cells(data, claim_ids[(index, "contract")])
+                rows.append(f"| {link} | {claim} | {verified} |{releases}")
             if block.fact:
                 link = f"[{title}]({target}#{ids[(index, 'fact')]})"
-                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |")
+                releases = matrix.cells(data, claim_ids[(index, "fact")])
+                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |{releases}")
     if not rows:
         return "No contracts or facts on the site yet.\n"
-    header = "| Proof | What the build checks | Verified with |\n| --- | --- | --- |\n"
-    return header + "\n".join(rows) + "\n"
+    names, separators = matrix.header(data)
+    header = (
+        f"| Proof | What the build checks | Verified with |{names}\n"
+        f"| --- | --- | --- |{separators}\n"
+    )
+    return header + "\n".join(rows) + "\n" + matrix.details(data)
 
 
 def _cell(text: str) -> str:

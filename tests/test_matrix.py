@@ -1,0 +1,252 @@
+"""`nox -s matrix`: stable claim ids, verdicts from drift runs, the stale-data guard, rendering."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+import yaml
+
+from engine import build, drift, matrix
+from engine.markers import ROOT, parse_page
+
+PINNED = drift.pinned_versions()["jax"]
+PAGE = "docs/course/pitfalls.md"
+
+
+def page(text: str, path: str = "docs/course/demo.md"):
+    return parse_page(path, textwrap.dedent(text))
+
+
+def fence(code: str, *markers: str) -> str:
+    lines = [f"<!-- {m} -->" for m in markers]
+    return "\n".join([*lines, "```python", textwrap.dedent(code).strip(), "```", ""]) + "\n"
+
+
+def release(jax: str, verdicts: dict) -> dict:
+    return {
+        "requirement": f"jax=={jax}",
+        "jax": jax,
+        "jaxlib": jax,
+        "date": "2026-01-01",
+        "platform": "Linux",
+        "python": "3.12.1",
+        "verdicts": verdicts,
+        "other": [],
+    }
+
+
+def all_hold(pages, jax: str = PINNED) -> dict:
+    ids = {c.id: {"verdict": matrix.HOLDS} for p in pages for c in matrix.claims(p)}
+    return {"aliases": {}, "releases": [release(jax, ids)]}
+
+
+def real_page(text: str | None = None):
+    return parse_page(PAGE, text if text is not None else (ROOT / PAGE).read_text("utf-8"))
+
+
+# ---------------------------------------------------------------- ids
+
+
+def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
+    original = (ROOT / PAGE).read_text(encoding="utf-8")
+    title_end = original.index("\n", original.index("\n# ") + 1) + 1
+    edited = (
+        original[:title_end] + "\nA new paragraph.\n\nAnd another one.\n" + original[title_end:]
+    )
+    first_prose = next(line for line in original.splitlines()[5:] if line[:1].isalpha())
+    edited = edited.replace(first_prose, first_prose + " Reworded.", 1)
+    copy = tmp_path / "pitfalls.md"
+    copy.write_text(edited, encoding="utf-8")
+
+    before, after = real_page(), real_page(copy.read_text(encoding="utf-8"))
+    assert [b.line + 4 for b in before.blocks] == [b.line for b in after.blocks]  # lines moved
+    assert len(matrix.claims(before)) >= 5
+    assert matrix.claims(before) == matrix.claims(after)
+
+
+def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
+    demo = fence("assert 1 + 1 == 2", "fact: addition works")
+    old, new = page(demo), page(demo.replace("1 + 1", "2 + 0"))
+    (old_id,), (new_id,) = [c.id for c in matrix.claims(old)], [c.id for c in matrix.claims(new)]
+    assert old_id != new_id and old_id.startswith("course/demo/fact-")
+    data = all_hold([old], PINNED)
+    assert matrix.stale([new], data, PINNED) != []
+    data["aliases"] = {new_id: old_id}
+    assert matrix.stale([new], data, PINNED) == []
+    assert matrix.cells(data, new_id) == " ✓ |"
+    broken = {"verdict": "broken", "where": "docs/course/demo.md:2", "error": "AssertionError"}
+    data["releases"][0]["verdicts"][old_id] = broken
+    anchor = matrix.cells(data, new_id).split("(#")[1].split(")")[0]
+    assert f"{{: #{anchor} }}" in matrix.details(data)  # the ✗ link finds its target
+
+
+def test_a_repeated_block_gets_its_own_id():
+    demo = page(
+        fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one")
+    )
+    ids = [c.id for c in matrix.claims(demo)]
+    assert len(set(ids)) == 2 and ids[1] == ids[0] + "-2"
+
+
+# ---------------------------------------------------------------- the stale-data guard
+
+
+def test_the_committed_data_matches_the_pages():
+    data = matrix.load(ROOT / matrix.DATA)
+    assert matrix.stale(drift.all_pages([]), data) == []
+
+
+def test_guard_fails_when_a_contract_is_added_or_removed():
+    original = (ROOT / PAGE).read_text(encoding="utf-8")
+    data = all_hold([real_page()])
+    assert matrix.stale([real_page()], data, PINNED) == []
+
+    pair = fence("int('x')", "bad: raises ValueError") + fence("int('1')", "good")
+    added = real_page(original.rstrip("\n") + "\n\n## A new section\n\n" + pair)
+    (problem,) = matrix.stale([added], data, PINNED)
+    (new_claim,) = set(c.id for c in matrix.claims(added)) - set(data["releases"][0]["verdicts"])
+    assert f"no verdict for {new_claim}" in problem
+
+    parsed = real_page()
+    bad = next(b for b in parsed.blocks if b.bad)
+    good = parsed.blocks[parsed.blocks.index(bad) + 1]
+    removed = real_page(original[: bad.start] + original[good.end :])
+    (problem,) = matrix.stale([removed], data, PINNED)
+    assert "no page has course/pitfalls/contract-" in problem
+
+
+def test_guard_fails_without_the_pinned_release():
+    data = all_hold([real_page()], jax="0.0.1")
+    assert matrix.stale([real_page()], data, PINNED) == [
+        f"the data has no run of the pinned jax {PINNED}"
+    ]
+    assert "STALE" in matrix.summary([real_page()], None)
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def test_verdicts_come_from_a_drift_run_of_the_page():
+    demo = page(
+        fence("x = 1", "bad: raises ValueError")  # no longer raises: broken
+        + fence("print('fixed')", "good")
+        + fence("assert 1 + 1 == 2", "fact: addition works")
+        + fence("assert False", "fact: skipped here", "skip: needs a GPU")
+    )
+    result, failures, relaxed = drift.run_continuing(demo)
+    outcomes = [None if i in relaxed else o for i, o in enumerate(result.outcomes)]
+    contract, fact, skipped = (v for v in matrix.verdicts(demo, failures, outcomes).values())
+    assert contract["verdict"] == matrix.BROKEN and contract["where"] == "docs/course/demo.md:2"
+    assert "should raise ValueError" in contract["error"]
+    assert fact == {"verdict": matrix.HOLDS}
+    assert skipped == {"verdict": matrix.NOT_RUN, "why": "skipped on the site"}
+
+
+def test_the_pinned_column_agrees_with_the_live_build():
+    data = matrix.load(ROOT / matrix.DATA)
+    (pinned,) = [r for r in matrix.tested(data) if r["jax"] == PINNED]
+    pages = drift.all_pages([])
+    live = build.execute_pages(pages, report=lambda line: None)  # the docs build's own cache
+    for p in pages:
+        for claim_id, found in matrix.verdicts(p, [], live[p.path].outcomes).items():
+            recorded = matrix.verdict(data, pinned, claim_id)
+            assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
+
+
+def test_default_releases_skip_the_pinned_series_and_take_newest_patches():
+    versions = ["0.9.2", "0.10.0", "0.10.2", "0.11.1", "0.11.2", "0.12.0", "0.12.0.1", "0.4.7"]
+    assert matrix.default_releases("0.12.0.1", versions) == [
+        "jax==0.11.2",
+        "jax==0.10.2",
+        "jax==0.9.2",
+    ]
+    assert matrix.default_releases("0.11.2", versions)[0] == "jax==0.12.0.1"
+
+
+def test_save_replaces_a_release_and_keeps_uninstallable_ones(tmp_path):
+    path = tmp_path / "compat.json"
+    matrix.save(release("0.11.2", {}), path, new=True)
+    matrix.save(matrix.uninstallable("jax==0.4.*"), path)
+    data = matrix.save(release("0.11.2", {"x": {"verdict": "holds"}}), path)
+    assert [r["requirement"] for r in data["releases"]] == ["jax==0.4.*", "jax==0.11.2"]
+    assert data["releases"][1]["verdicts"] == {"x": {"verdict": "holds"}}
+    assert data["releases"][0]["not_installable"].startswith("not installable on Python 3.")
+    assert json.loads(path.read_text("utf-8")) == data
+
+
+# ---------------------------------------------------------------- rendering
+
+
+@pytest.fixture
+def demo_data():
+    demo = page(
+        "# Demo\n\n"
+        + fence("int('x')", "bad: raises ValueError")
+        + fence("1", "good")
+        + fence("assert 1 + 1 == 2", "fact: addition works")
+    )
+    contract, fact = (c.id for c in matrix.claims(demo))
+    broken = {"verdict": "broken", "where": "docs/course/demo.md:3", "error": "❌ `<ran>` fine"}
+    data = {
+        "aliases": {},
+        "releases": [
+            matrix.uninstallable("jax==0.4.*"),
+            release("0.11.2", {contract: broken, fact: {"verdict": "holds"}}),
+            release(PINNED, {contract: {"verdict": "holds"}, fact: {"verdict": "holds"}}),
+        ],
+    }
+    return demo, data
+
+
+def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
+    from engine import hook
+
+    demo, data = demo_data
+    state = hook.BuildState(
+        pages={demo.path: demo},
+        results={demo.path: build.PageResult([], {"jax": PINNED})},
+        compatibility=data,
+    )
+    monkeypatch.setattr(hook, "state", state)
+    text = hook.render_version_notes("docs/reference/version-notes.md")
+    head, _, contract_row, fact_row = text.splitlines()[:4]
+    assert head.endswith(f"| JAX 0.11.2 | JAX {PINNED} |")
+    anchor = contract_row.split("(#")[1].split(")")[0]
+    assert contract_row.endswith(f"| [✗](#{anchor}) | ✓ |") and fact_row.endswith("| ✓ | ✓ |")
+    assert f"{{: #{anchor} }}" in text  # the ✗ lands on what broke
+    assert "<code>&lt;ran&gt;</code>" in text and "docs/course/demo.md:3" in text
+    assert "`jax==0.4.*`: not installable on Python 3." in text
+
+
+def test_page_note_says_which_claims_hold_where(demo_data):
+    demo, data = demo_data
+    note = matrix.page_note(demo, data, demo.path)
+    span = f"the JAX releases tested, 0.11.2{matrix.DASH}{PINNED}"
+    assert note.startswith(f"Not every claim on this page holds on {span}: ")
+    assert "1 broken on 0.11.2" in note and "(../reference/version-notes.md)" in note
+    data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
+    data["releases"][2]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
+    assert matrix.page_note(demo, data, demo.path).endswith(
+        f"1 other check broken on {PINNED} ([compatibility matrix](../reference/version-notes.md))."
+    )
+    assert "demo.md:9: AssertionError at <code>assert x</code>" in matrix.details(data)
+    data["releases"][2]["other"] = []
+    assert matrix.page_note(demo, data, demo.path).startswith(
+        f"Every claim on this page holds on {span} "
+    )
+    start, end, text = matrix.page_note_edit("# Demo\n\nprose\n", demo, data)
+    assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
+    assert matrix.page_note_edit("# Demo\n", page("# x\n", "docs/practice/x.md"), data) is None
+
+
+def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "drift.yml").read_text("utf-8"))
+    steps = workflow["jobs"]["drift"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    assert "nox -s matrix" in runs
+    uploads = [s["with"] for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert {"name": "compatibility", "path": matrix.DATA.as_posix()} in [
+        {k: u[k] for k in ("name", "path")} for u in uploads
+    ]
