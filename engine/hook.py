@@ -50,6 +50,7 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
+    course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(
         default_factory=dict
     )  # docs/data/compatibility.json (nox -s matrix)
@@ -100,6 +101,7 @@ def on_files(files: Files, config) -> Files:
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
     add_robots_txt(files, config)
+    state.course = course_nav(config.get("nav") or [])
     state.compatibility = matrix.load(root / matrix.DATA) or {}
     log.info(matrix.summary(pages, state.compatibility or None))
     return files
@@ -282,9 +284,34 @@ def render_directive(directive: Directive, page_path: str) -> str:
         return render_version_notes(page_path)
     if directive.name == "marker-table":
         return marker_table()
+    if directive.name == "course-table":
+        return render_course_table(page_path)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
+
+
+def course_nav(nav: list) -> list[tuple[str, str]]:
+    """The (title, docs path) of each page in the nav's Course section, in reading order."""
+    section = next(
+        (item["Course"] for item in nav if isinstance(item, dict) and "Course" in item), []
+    )
+    return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
+
+
+def render_course_table(page_path: str) -> str:
+    """The home page's table: one row per Course page, from the nav and its `learn:` line."""
+    here = posixpath.dirname(page_path)
+    rows = []
+    for title, path in state.course:
+        learn = state.pages[path].learn if path in state.pages else ""
+        if not learn:
+            raise PluginError(
+                f"{path}: its front matter has no `learn:` line, which the home page's "
+                "course table shows (what a reader can do after the page)"
+            )
+        rows.append(f"| [{_cell(title)}]({posixpath.relpath(path, here)}) | {_cell(learn)} |")
+    return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 def render_version_notes(page_path: str) -> str:

@@ -214,6 +214,17 @@ MARKERS = {
             ITSELF,
             (("marker-table", "Replaced by this table, generated from the engine's marker list."),),
         ),
+        MarkerSpec(
+            "course-table",
+            ITSELF,
+            (
+                (
+                    "course-table",
+                    "Replaced by a table of the nav's Course pages, each with its front "
+                    "matter's `learn:` line (the home page's *What you will learn*).",
+                ),
+            ),
+        ),
     )
 }
 
@@ -288,6 +299,7 @@ class Page:
     directives: list[Directive] = field(default_factory=list)
     text: str = ""  # what was parsed: the page without its front matter (spans index into it)
     description: str = ""  # the front matter's one-sentence description
+    learn: str = ""  # the front matter's `learn:` line: what a reader can do after the page
     title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
 
 
@@ -655,6 +667,13 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     text = (root / page).read_text(encoding="utf-8")
     body, offset = split_front_matter(text)
     parsed = parse_page(page, body, offset, root)
-    described = re.search(r"^description:\s*(.+)$", text[: len(text) - len(body)], re.MULTILINE)
-    parsed.description = described[1].strip() if described else ""
+    front = text[: len(text) - len(body)]
+    parsed.description, parsed.learn = (
+        _front_field(front, name) for name in ("description", "learn")
+    )
     return parsed
+
+
+def _front_field(front_matter: str, name: str) -> str:
+    found = re.search(rf"^{name}:\s*(.+)$", front_matter, re.MULTILINE)
+    return found[1].strip() if found else ""

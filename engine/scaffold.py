@@ -208,6 +208,7 @@ def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
 PAGE_TEMPLATE = """\
 ---
 description: {description}
+learn: {learn}
 ---
 
 # {title}
@@ -305,8 +306,9 @@ def plan(root: Path, target: str, title: str) -> Plan:
     description = json.dumps(
         f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
     )
+    learn = json.dumps(f"TODO: what a reader can do after '{title}'", ensure_ascii=False)
     page_text = PAGE_TEMPLATE.format(
-        title=title, description=description, slug_dir=slug_dir, snippet=SNIPPET_NAME
+        title=title, description=description, learn=learn, slug_dir=slug_dir, snippet=SNIPPET_NAME
     )
     return Plan(
         page=root / page_rel,
@@ -338,15 +340,16 @@ Created:
 
 Edit next:
   1. {page}
-     Write the front-matter description, then replace every TODO. Keep the shape (idea,
+     Write the front matter's description and learn: lines (a Course page's learn: line is its
+     row in the home page's table), then replace every TODO. Keep the shape (idea,
      example, ❌/✅ pair, takeaway) and back each claim about JAX with an assert.
   2. {snippet}
      Your first long example. Rename it (and its <!-- snippet: ... --> line) to say what it
      shows; one file per output.
-  3. Preview while you write:     nox -s serve
-     Run just this page:          python -m engine.page_outputs {page}
-     Test just this page:         nox -s tests -- {page}
-  4. Before the pull request:     nox -s lint tests docs"""
+  3. Run and test just this page: nox -s page -- {page}
+     Preview while you write:      nox -s serve   (re-runs the page when its snippets change)
+  4. By hand, for a Course page: link it from docs/reference/summary.md (a test checks).
+  5. Before the pull request:      nox -s lint tests docs"""
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

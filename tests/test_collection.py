@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
-from engine.markers import ROOT, page_slug
+from engine.markers import ROOT, page_slug, read_page
 from engine.sybil_setup import docs as docs_sybil
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
@@ -85,3 +86,50 @@ def test_page_slugs_are_unique():
     """Snippet folders are named by page slug, so two pages may not share one."""
     slugs = [page_slug(p) for p in PAGES if p.name != "index.md"]
     assert len(slugs) == len(set(slugs))
+
+
+# ---------------------------------------------------------------- where a course page must appear
+
+
+def course_pages() -> list[tuple[str, str]]:
+    from engine.hook import course_nav
+
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
+    return course_nav(config["nav"])
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    pass
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def test_every_course_page_has_a_learn_line_for_the_home_table():
+    missing = [path for _, path in course_pages() if not read_page(path).learn]
+    assert course_pages() and not missing, f"add a `learn:` line to the front matter of {missing}"
+
+
+def test_every_course_page_is_linked_from_the_summary():
+    summary = (ROOT / "docs" / "reference" / "summary.md").read_text(encoding="utf-8")
+    missing = [
+        path for _, path in course_pages() if f"../{path.removeprefix('docs/')}" not in summary
+    ]
+    assert not missing, f"docs/reference/summary.md does not link {missing} (write it by hand)"
+
+
+def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn(monkeypatch):
+    from mkdocs.exceptions import PluginError
+
+    from engine import hook
+
+    pages = {path: read_page(path) for _, path in course_pages()}
+    monkeypatch.setattr(hook, "state", hook.BuildState(pages=pages, course=course_pages()))
+    table = hook.render_course_table("docs/index.md").splitlines()
+    assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
+        path.removeprefix("docs/") for _, path in course_pages()
+    ]
+    first = course_pages()[0][1]
+    pages[first].learn = ""
+    with pytest.raises(PluginError, match=f"{first}: its front matter has no `learn:` line"):
+        hook.render_course_table("docs/index.md")

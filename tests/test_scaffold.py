@@ -71,7 +71,7 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
     assert result.outcomes[2].error.startswith("TracerBoolConversionError")
 
     printed = capsys.readouterr().out
-    assert "Edit next:" in printed and "nox -s tests -- docs/practice/demo-page.md" in printed
+    assert "Edit next:" in printed and "nox -s page -- docs/practice/demo-page.md" in printed
 
 
 def test_second_page_of_a_part_joins_its_section(project):
