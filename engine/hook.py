@@ -17,9 +17,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from engine.build import PageFailure, PageResult, execute_pages
+from engine import notebook_view
 from engine.markers import (
     Block,
     Directive,
@@ -44,6 +46,7 @@ _notebook_uris: dict[str, str] = {}
 # ---------------------------------------------------------------- events
 
 
+@event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
 def on_files(files: Files, config) -> Files:
     """Parse and execute every page up front, and add the charts they drew to the site."""
     docs_dir = Path(config["docs_dir"]).resolve()
@@ -70,6 +73,8 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    if notebook_view.is_view(page):  # rendered by mkdocs-jupyter from a notebook
+        return markdown
     root = Path(config["docs_dir"]).resolve().parent
     path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
     offset = _front_matter_lines(Path(page.file.abs_src_path), markdown)
@@ -87,6 +92,9 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     for start, end, text in sorted(edits, reverse=True):
         markdown = markdown[:start] + text + markdown[end:]
     return markdown + render_provenance(result)
+
+
+on_page_content = notebook_view.on_page_content  # tidies the notebook views' HTML
 
 
 # ---------------------------------------------------------------- transforms
@@ -122,6 +130,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
     _notebook_uris[page.path] = uri
+    notebook_view.add(page, notebook, result.outcomes, files, config, root)
 
 
 def render_download_link(markdown: str, parsed: Page, uri: str, page) -> tuple[int, int, str]:
@@ -133,7 +142,7 @@ def render_download_link(markdown: str, parsed: Page, uri: str, page) -> tuple[i
     name = posixpath.basename(uri)
     link = (
         f"\n[Download this page as a Jupyter notebook]({target})"
-        f'{{ .jd-download download="{name}" }}\n'
+        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}\n'
     )
     return at, at, link
 
