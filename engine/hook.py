@@ -20,8 +20,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine.build import PageFailure, PageResult, execute_pages
 from engine import notebook_view
+from engine.build import PageFailure, PageResult, execute_pages
 from engine.markers import (
     Block,
     Directive,

@@ -97,8 +97,12 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     stylesheet = f'<link rel="stylesheet" href="{posixpath.relpath(STYLESHEET, here)}">'
     view["cells"][1:1] = [
         {"cell_type": "markdown", "id": "view-links", "metadata": {}, "source": links},
-        {"cell_type": "raw", "id": "view-style", "metadata": {"format": "text/html"},
-         "source": stylesheet},
+        {
+            "cell_type": "raw",
+            "id": "view-style",
+            "metadata": {"format": "text/html"},
+            "source": stylesheet,
+        },
     ]
     return view
 

@@ -136,4 +136,3 @@ def test_a_warm_rebuild_runs_nothing_and_makes_the_same_views(site_dir, tmp_path
         url = view_url(page_path)
         rebuilt = html_file(tmp_path / "site", url).read_bytes()
         assert rebuilt == html_file(site_dir, url).read_bytes(), url
-
