@@ -94,6 +94,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return markdown + render_provenance(result)
 
 
+on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view from its cache
 on_page_content = notebook_view.on_page_content  # tidies the notebook views' HTML
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import html
+import importlib.metadata
 import json
 import os
 import posixpath
@@ -26,6 +27,7 @@ from pathlib import Path
 import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.toc import get_toc
 
 from engine.markers import FRONT_MATTER, Page, page_slug
 
@@ -33,6 +35,8 @@ OPT_IN = "notebook_view"  # the front-matter key
 VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
 LINK_TEXT = "View as notebook"
+TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template
+VERSION = importlib.metadata.version("mkdocs-jupyter").encode()
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -138,6 +142,40 @@ def link(page) -> str:
 
 def is_view(page) -> bool:
     return page.file.src_uri.endswith("/notebook.ipynb")
+
+
+def on_pre_page(page, config, files):
+    """Keep each view's HTML and table of contents from the last build that rendered the same
+    view notebook with the same template and options: mkdocs-jupyter turns its own cache off
+    for a custom template, and converting every view again would slow every warm rebuild."""
+    if not is_view(page):
+        return page
+    convert = page.render  # mkdocs-jupyter's, set by its on_pre_page (plugins run first)
+    source = Path(page.file.abs_src_path)
+    options = json.dumps(dict(config.plugins["mkdocs-jupyter"].config), sort_keys=True, default=str)
+    key = hashlib.sha256(
+        b"\0".join([source.read_bytes(), TEMPLATE.read_bytes(), options.encode(), VERSION])
+    ).hexdigest()
+    stored = source.with_suffix(".html.json")
+
+    def render(self, config, files) -> None:
+        cached = json.loads(stored.read_text(encoding="utf-8")) if stored.is_file() else {}
+        if cached.get("key") != key:
+            convert(config, files)
+            cached = {"key": key, "content": self.content, "toc": _tokens(self.toc.items)}
+            _write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
+        self.content, self.toc = cached["content"], get_toc(cached["toc"])
+
+    page.render = render.__get__(page)
+    return page
+
+
+def _tokens(items) -> list[dict]:
+    """A table of contents back as the tokens ``get_toc`` takes."""
+    return [
+        {"level": i.level, "id": i.id, "name": i.title, "children": _tokens(i.children)}
+        for i in items
+    ]
 
 
 def on_page_content(content: str, page, config, files) -> str:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
 
 from engine import notebook_view
 from engine.markers import ROOT, read_page
@@ -129,3 +131,30 @@ def test_an_unchanged_view_is_not_rewritten(tmp_path, site):
     notebook["cells"][-1]["source"] += "\n# edited"
     notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
     assert path.stat().st_ino != written.st_ino  # a changed view is replaced
+
+
+def test_an_unchanged_view_is_rendered_from_the_cache(tmp_path):
+    """A warm rebuild does not convert the view again; a changed view notebook is converted."""
+    source = tmp_path / "demo.ipynb"
+    source.write_text('{"cells": []}', encoding="utf-8")
+    config = SimpleNamespace(plugins={"mkdocs-jupyter": SimpleNamespace(config={"no_prompt": 1})})
+    conversions = []
+
+    def convert(self, config, files):  # stands for mkdocs-jupyter's render
+        conversions.append(source.read_text(encoding="utf-8"))
+        self.content = f"<p>{len(conversions)}</p>"
+        self.toc = get_toc([{"level": 2, "id": "a", "name": "A", "children": []}])
+
+    def build():
+        file = SimpleNamespace(src_uri="course/demo/notebook.ipynb", abs_src_path=str(source))
+        page = SimpleNamespace(file=file)
+        page.render = convert.__get__(page)
+        notebook_view.on_pre_page(page, config, files=None)
+        page.render(config, None)
+        return page
+
+    first, second = build(), build()
+    assert len(conversions) == 1 and second.content == first.content == "<p>1</p>"
+    assert [(i.title, i.id, i.level) for i in second.toc.items] == [("A", "a", 2)]
+    source.write_text('{"cells": [1]}', encoding="utf-8")
+    assert build().content == "<p>2</p>" and len(conversions) == 2
