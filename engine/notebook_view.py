@@ -36,7 +36,8 @@ VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.ym
 STYLESHEET = "assets/notebook-view.css"
 LINK_TEXT = "View as notebook"
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template
-VERSION = importlib.metadata.version("mkdocs-jupyter").encode()
+RENDERERS = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments")  # the view HTML's makers
+VERSIONS = " ".join(importlib.metadata.version(name) for name in RENDERERS).encode()
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -146,7 +147,7 @@ def is_view(page) -> bool:
 
 def on_pre_page(page, config, files):
     """Keep each view's HTML and table of contents from the last build that rendered the same
-    view notebook with the same template and options: mkdocs-jupyter turns its own cache off
+    view notebook, template, options and renderers: mkdocs-jupyter turns its own cache off
     for a custom template, and converting every view again would slow every warm rebuild."""
     if not is_view(page):
         return page
@@ -154,7 +155,7 @@ def on_pre_page(page, config, files):
     source = Path(page.file.abs_src_path)
     options = json.dumps(dict(config.plugins["mkdocs-jupyter"].config), sort_keys=True, default=str)
     key = hashlib.sha256(
-        b"\0".join([source.read_bytes(), TEMPLATE.read_bytes(), options.encode(), VERSION])
+        b"\0".join([source.read_bytes(), TEMPLATE.read_bytes(), options.encode(), VERSIONS])
     ).hexdigest()
     stored = source.with_suffix(".html.json")
 
