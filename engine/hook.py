@@ -19,9 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine import matrix
+from engine import matrix, notebook_view
 from engine.build import PageFailure, execute_pages
 from engine.markers import (
     BADGES,
@@ -71,6 +72,7 @@ def on_startup(command: str, dirty: bool) -> None:
     preview = command == "serve"
 
 
+@event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
 def on_files(files: Files, config) -> Files:
     """Parse and execute every page up front, and add the charts they drew to the site."""
     docs_dir = Path(config["docs_dir"]).resolve()
@@ -108,6 +110,8 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    if notebook_view.is_view(page):  # rendered by mkdocs-jupyter from a notebook
+        return markdown
     root = Path(config["docs_dir"]).resolve().parent
     path = Path(page.file.abs_src_path).resolve().relative_to(root).as_posix()
     if path in state.failures:
@@ -129,6 +133,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text[shift:] + render_provenance(result)
+
+
+on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view from its cache
+on_page_content = notebook_view.on_page_content  # tidies the notebook views' HTML
 
 
 # ---------------------------------------------------------------- transforms
@@ -186,6 +194,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
     state.notebook_uris[page.path] = uri
+    notebook_view.add(page, notebook, result.outcomes, files, config, root)
 
 
 def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
@@ -195,7 +204,7 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     name = posixpath.basename(uri)
     link = (
         f"\n[Download this page as a Jupyter notebook]({target})"
-        f'{{ .jd-download download="{name}" }}\n'
+        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}\n'
     )
     return at, at, link
 

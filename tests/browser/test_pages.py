@@ -130,7 +130,8 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     notebooks = {url_of(s) for s in (ROOT / "docs").rglob("*.ipynb")}  # if rendered as pages
     built = set(page_urls(site_dir))
     assert markdown | {"404.html"} <= built
-    assert built <= markdown | notebooks | {"404.html"}
+    views = {f"{url}notebook/" for url in markdown}  # engine/notebook_view.py, under its page
+    assert built <= markdown | notebooks | views | {"404.html"}
 
 
 def test_every_page_has_its_own_description(site_dir, url):

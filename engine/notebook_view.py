@@ -1,0 +1,197 @@
+"""The notebook view: a page's downloadable notebook shown as a site page, by mkdocs-jupyter.
+
+A page opts in with ``notebook_view: true`` in its front matter (it must be a page that offers a
+notebook download, ``engine.notebooks.wants_notebook``). The view is made from the notebook the
+hook already built from the cached outputs, so it runs nothing. It differs from the download in
+what a web page needs: front matter (its title, a description, and no search entry, so search
+does not return each exercise twice), links relative to the site, and each chart as the light
+and the dark SVG the Markdown page shows, so a dark page never shows a light chart.
+
+mkdocs-jupyter converts only files that exist on disk, so the view is written under
+``.cache/notebook-view/`` and registered with ``File.generated(..., abs_src_path=...)``; the
+hook's ``on_files`` runs before the plugin's, which then takes the file as a page.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import html
+import importlib.metadata
+import json
+import os
+import posixpath
+import re
+from pathlib import Path
+
+import yaml
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.toc import get_toc
+
+from engine.markers import FRONT_MATTER, Page, page_slug
+
+OPT_IN = "notebook_view"  # the front-matter key
+VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.yml includes it
+STYLESHEET = "assets/notebook-view.css"
+LINK_TEXT = "View as notebook"
+TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template
+RENDERERS = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments")  # the view HTML's makers
+VERSIONS = " ".join(importlib.metadata.version(name) for name in RENDERERS).encode()
+INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
+
+
+def front_matter(page_path: str, root: Path) -> dict:
+    found = FRONT_MATTER.match((root / page_path).read_text(encoding="utf-8"))
+    return (yaml.safe_load(found[1]) if found else None) or {}
+
+
+def view_uri(page_path: str) -> str:
+    """``docs/course/why-compile.md`` -> ``course/why-compile/notebook.ipynb``, so the view is
+    served at ``course/why-compile/notebook/``, under the page it mirrors."""
+    return posixpath.splitext(page_path.removeprefix("docs/"))[0] + "/notebook.ipynb"
+
+
+def add(page: Page, notebook: dict, outcomes: list[dict], files: Files, config, root: Path):
+    """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
+    meta = front_matter(page.path, root)
+    if not meta.get(OPT_IN):
+        return
+    uri = view_uri(page.path)
+    here = posixpath.splitext(uri)[0]  # the view's URL folder (directory URLs)
+    figures = {}
+    for outcome in outcomes:
+        for figure in outcome["figures"]:
+            figures[figure["light"]] = figure_html(figure, page_slug(page.path), here, files)
+    view = view_notebook(
+        notebook,
+        figures,
+        here=here,
+        site_url=config.get("site_url") or "",
+        meta={
+            "title": f"{page.title} (notebook)",
+            "description": f"The notebook of the page '{page.title}': {meta['description']}",
+            "search": {"exclude": True},  # the page itself is the search result
+        },
+    )
+    path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
+    _write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
+    files.append(
+        File.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
+    )
+
+
+def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_url: str, meta: dict):
+    """The view of ``notebook``: the same cells and outputs, with ``meta`` as front matter, a
+    links cell, site links made relative, and each chart (by its light SVG) as ``figures``' HTML.
+    """
+    view = copy.deepcopy(notebook)
+    up = posixpath.relpath(".", here) + "/"
+    site = site_url.rstrip("/") + "/" if site_url else None
+    for cell in view["cells"]:
+        if cell["cell_type"] == "markdown" and site:
+            cell["source"] = cell["source"].replace(f"]({site}", f"]({up}")
+        for output in cell.get("outputs", []):
+            svg = output.get("data", {}).get("image/svg+xml")
+            if svg is not None:
+                output["data"] = {"text/html": figures[svg]}
+    title = view["cells"][0]
+    title["source"] = f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n{title['source']}"
+    download = posixpath.relpath(posixpath.dirname(here) + ".ipynb", here)
+    links = f"[Back to the page](../) · [Download this notebook]({download})"
+    stylesheet = f'<link rel="stylesheet" href="{posixpath.relpath(STYLESHEET, here)}">'
+    view["cells"][1:1] = [
+        {"cell_type": "markdown", "id": "view-links", "metadata": {}, "source": links},
+        {
+            "cell_type": "raw",
+            "id": "view-style",
+            "metadata": {"format": "text/html"},
+            "source": stylesheet,
+        },
+    ]
+    return view
+
+
+def figure_html(figure: dict, slug: str, here: str, files: Files) -> str:
+    """The chart's two renderings as the Markdown page shows them (Material hides the one that
+    does not match the colour scheme); the SVG files are those the hook added to the site."""
+    width, height = (
+        round(float(v) * 4 / 3)
+        for v in re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure["light"]).groups()
+    )
+    images = []
+    for theme in ("light", "dark"):
+        digest = hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+        uri = f"figures/{slug}/{digest}-{theme}.svg"
+        if files.get_file_from_path(uri) is None:
+            raise PluginError(f"notebook view: the chart {uri} is not on the site")
+        images.append(
+            f'<img src="{posixpath.relpath(uri, here)}#only-{theme}" '
+            f'alt="{html.escape(figure["alt"])}" class="jd-figure" width="{width}" '
+            f'height="{height}" loading="lazy" decoding="async">'
+        )
+    return "\n".join(images)
+
+
+def link(page) -> str:
+    """Markdown after the page's download link: its notebook view, when it has one."""
+    if not page.meta.get(OPT_IN):
+        return ""
+    stem = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
+    return f" · [{LINK_TEXT}]({stem}/notebook.ipynb){{ .jd-view }}"
+
+
+def is_view(page) -> bool:
+    return page.file.src_uri.endswith("/notebook.ipynb")
+
+
+def on_pre_page(page, config, files):
+    """Keep each view's HTML and table of contents from the last build that rendered the same
+    view notebook, template, options and renderers: mkdocs-jupyter turns its own cache off
+    for a custom template, and converting every view again would slow every warm rebuild."""
+    if not is_view(page):
+        return page
+    convert = page.render  # mkdocs-jupyter's, set by its on_pre_page (plugins run first)
+    source = Path(page.file.abs_src_path)
+    options = json.dumps(dict(config.plugins["mkdocs-jupyter"].config), sort_keys=True, default=str)
+    key = hashlib.sha256(
+        b"\0".join([source.read_bytes(), TEMPLATE.read_bytes(), options.encode(), VERSIONS])
+    ).hexdigest()
+    stored = source.with_suffix(".html.json")
+
+    def render(self, config, files) -> None:
+        cached = json.loads(stored.read_text(encoding="utf-8")) if stored.is_file() else {}
+        if cached.get("key") != key:
+            convert(config, files)
+            cached = {"key": key, "content": self.content, "toc": _tokens(self.toc.items)}
+            _write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
+        self.content, self.toc = cached["content"], get_toc(cached["toc"])
+
+    page.render = render.__get__(page)
+    return page
+
+
+def _tokens(items) -> list[dict]:
+    """A table of contents back as the tokens ``get_toc`` takes."""
+    return [
+        {"level": i.level, "id": i.id, "name": i.title, "children": _tokens(i.children)}
+        for i in items
+    ]
+
+
+def on_page_content(content: str, page, config, files) -> str:
+    """mkdocs-jupyter appends nbconvert's Pygments CSS to every notebook page; the view uses
+    the site's code colours, so drop it."""
+    if is_view(page):
+        return INLINE_STYLE.sub("", content)
+    return content
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Leave an unchanged view alone, and replace a changed one atomically (builds may overlap)."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)

@@ -1,0 +1,138 @@
+"""The notebook views (engine/notebook_view.py): rendered by mkdocs-jupyter, linked both ways,
+slim and offline, the same outputs as their page, dark charts in dark mode, out of search, and
+rebuilt from the cache without running anything.
+
+Every view is also one of the site's pages, so test_pages.py checks each one for console errors,
+requests off 127.0.0.1 and axe violations in light and dark (the first test here makes sure).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from served_site import ROOT, page_urls
+from test_pages import Tags, html_file, site_config
+
+from engine.notebook_view import OPT_IN, front_matter, view_uri
+
+SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
+CHART_VIEW = "course/why-compile/notebook/"
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
+VIEWS = [p for p in PAGES if front_matter(p, ROOT).get(OPT_IN)]  # pages that ask for a view
+
+
+def view_url(page_path: str) -> str:
+    return view_uri(page_path).removesuffix(".ipynb") + "/"
+
+
+def page_url(page_path: str) -> str:
+    return page_path.removeprefix("docs/").removesuffix(".md") + "/"
+
+
+def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_them(site_dir):
+    chapters = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/course").glob("*.md")}
+    assert {"docs/practice/exercises.md", *chapters} <= set(VIEWS)
+    assert {view_url(p) for p in VIEWS} <= set(page_urls(site_dir))
+
+
+@pytest.mark.parametrize("page_path", VIEWS)
+def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
+    view = html_file(site_dir, view_url(page_path)).read_text(encoding="utf-8")
+    page = html_file(site_dir, page_url(page_path)).read_text(encoding="utf-8")
+    assert '<div class="jupyter-wrapper">' in view and 'class="jp-Notebook"' in view
+    assert Tags(page).find("a", href="notebook/")[0]["class"] == "jd-view"
+    back = Tags(view).find("a", href="../")
+    assert back and "Back to the page" in view
+    download = Tags(view).find("a", href=f"../../{Path(page_path).stem}.ipynb")
+    assert download and (site_dir / page_url(page_path).rstrip("/")).with_suffix(".ipynb").is_file()
+
+
+@pytest.mark.parametrize("page_path", VIEWS)
+def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_property):
+    view = html_file(site_dir, view_url(page_path))
+    text = view.read_text(encoding="utf-8")
+    own = view.read_bytes() + (site_dir / "assets/notebook-view.css").read_bytes()
+    size = len(gzip.compress(own, compresslevel=6))
+    record_property("gzipped_bytes", size)
+    assert size <= SIZE_LIMIT, f"{page_path}: {size} bytes gzipped"
+    site = site_config()["site_url"].rstrip("/")
+    loaded = [
+        value
+        for tag, attrs in Tags(text).tags
+        for name, value in attrs.items()
+        if name in ("src", "href") and (tag != "a" or attrs.get("rel") == "stylesheet")
+    ]
+    foreign = [u for u in loaded if re.match(r"(https?:)?//", u) and not u.startswith(site)]
+    assert not foreign, foreign
+    for loader in ("mathjax", "require.js", "requirejs", "mermaid", "<style"):
+        assert loader not in text.lower(), loader
+
+
+@pytest.mark.parametrize("page_path", VIEWS)
+def test_view_shows_the_outputs_of_its_page(open_page, page_path):
+    """Text outputs, errors and charts: the same on the view as on the page it mirrors (the
+    view moves reference solutions to an appendix, so the order may differ)."""
+    outputs_on_page = """() => [
+        ...[...document.querySelectorAll("article .highlight")]
+            .filter(h => /^(Output|Raises )/.test(h.querySelector(".filename")?.textContent))
+            .map(h => h.querySelector("code").textContent.trimEnd()),
+        ...[...document.querySelectorAll("article img.jd-figure")].map(i => i.src),
+    ]"""
+    outputs_on_view = """() => [
+        ...[...document.querySelectorAll("article .jp-OutputArea-output pre")]
+            .map(p => p.textContent.trimEnd()),
+        ...[...document.querySelectorAll("article .jp-OutputArea-output img.jd-figure")]
+            .map(i => i.src),
+    ]"""
+    visit = open_page()
+    visit.goto(page_url(page_path), idle=False)
+    expected = visit.page.evaluate(outputs_on_page)
+    visit.goto(view_url(page_path), idle=False)
+    shown = visit.page.evaluate(outputs_on_view)
+    assert expected, f"{page_path}: no outputs found on the page"
+    assert sorted(shown) == sorted(expected)
+
+
+def test_view_shows_the_dark_charts_in_dark_mode(open_page):
+    visit = open_page("dark")
+    visit.goto(CHART_VIEW)
+    page = visit.page
+    light = page.locator('article img.jd-figure[src$="#only-light"]')
+    dark = page.locator('article img.jd-figure[src$="#only-dark"]')
+    assert dark.count() >= 1 and dark.count() == light.count()
+    for index in range(dark.count()):
+        dark.nth(index).scroll_into_view_if_needed()
+        assert dark.nth(index).is_visible() and not light.nth(index).is_visible()
+    assert page.locator("article pre > code").count() >= 1  # code marked up as the site's
+    assert not visit.problems(), visit.problems()
+
+
+def test_search_indexes_the_page_and_not_its_view(site_dir):
+    index = json.loads((site_dir / "search/search_index.json").read_text(encoding="utf-8"))
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    for page_path in VIEWS:
+        assert page_url(page_path) in locations
+        assert view_url(page_path) not in locations
+
+
+def test_a_warm_rebuild_runs_nothing_and_makes_the_same_views(site_dir, tmp_path):
+    """The views come from the outputs the build cached: a rebuild executes no page and
+    renders the very same views."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(tmp_path / "site")]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # it makes every `import jax` ~3x slower
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    statuses = re.findall(r"jitdocs: \S+\s+\d+ blocks\s+(\w[\w ]*?)\s+[\d.]+ s", done.stderr)
+    assert statuses and "executed" not in statuses, statuses
+    for page_path in VIEWS:
+        url = view_url(page_path)
+        rebuilt = html_file(tmp_path / "site", url).read_bytes()
+        assert rebuilt == html_file(site_dir, url).read_bytes(), url
