@@ -30,6 +30,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
 from engine.markers import FRONT_MATTER, Page, page_slug
+from engine.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key
 VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.yml includes it
@@ -52,7 +53,7 @@ def view_uri(page_path: str) -> str:
     return posixpath.splitext(page_path.removeprefix("docs/"))[0] + "/notebook.ipynb"
 
 
-def add(page: Page, notebook: dict, outcomes: list[dict], files: Files, config, root: Path):
+def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
     meta = front_matter(page.path, root)
     if not meta.get(OPT_IN):
@@ -61,8 +62,8 @@ def add(page: Page, notebook: dict, outcomes: list[dict], files: Files, config, 
     here = posixpath.splitext(uri)[0]  # the view's URL folder (directory URLs)
     figures = {}
     for outcome in outcomes:
-        for figure in outcome["figures"]:
-            figures[figure["light"]] = figure_html(figure, page_slug(page.path), here, files)
+        for figure in outcome.figures:
+            figures[figure.light] = figure_html(figure, page_slug(page.path), here, files)
     view = view_notebook(
         notebook,
         figures,
@@ -112,22 +113,22 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     return view
 
 
-def figure_html(figure: dict, slug: str, here: str, files: Files) -> str:
+def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
     width, height = (
         round(float(v) * 4 / 3)
-        for v in re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure["light"]).groups()
+        for v in re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure.light).groups()
     )
     images = []
     for theme in ("light", "dark"):
-        digest = hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+        digest = hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
         uri = f"figures/{slug}/{digest}-{theme}.svg"
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(
             f'<img src="{posixpath.relpath(uri, here)}#only-{theme}" '
-            f'alt="{html.escape(figure["alt"])}" class="jd-figure" width="{width}" '
+            f'alt="{html.escape(figure.alt)}" class="jd-figure" width="{width}" '
             f'height="{height}" loading="lazy" decoding="async">'
         )
     return "\n".join(images)

@@ -18,6 +18,7 @@ from mkdocs.structure.toc import get_toc
 from engine import notebook_view
 from engine.markers import ROOT, read_page
 from engine.notebooks import build_notebook, wants_notebook
+from engine.results import Figure, Outcome
 
 SITE = "https://example.org/docs/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
@@ -52,16 +53,15 @@ def sample(tmp_path: Path):
         encoding="utf-8",
     )
     (tmp_path / "snippets").mkdir()
-    figure = {"light": SVG.format("light"), "dark": SVG.format("dark"), "alt": 'A "chart"'}
+    figure = Figure(light=SVG.format("light"), dark=SVG.format("dark"), alt='A "chart"')
     outcomes = [
-        {"output": "1\n", "error": None, "figures": [], "skipped": False},
-        {"output": "", "error": "ZeroDivisionError: division by zero", "figures": []},
-        {"output": "", "error": None, "figures": [figure]},
+        Outcome(output="1\n"),
+        Outcome(error_type="ZeroDivisionError", error_message="division by zero"),
+        Outcome(figures=[figure]),
     ]
-    notebook = build_notebook(
-        "docs/course/demo.md", outcomes=outcomes, site_url=SITE, root=tmp_path
-    )
-    return read_page("docs/course/demo.md", tmp_path), notebook, outcomes
+    page = read_page("docs/course/demo.md", tmp_path)
+    notebook = build_notebook(page, outcomes=outcomes, site_url=SITE, root=tmp_path)
+    return page, notebook, outcomes
 
 
 @pytest.fixture
@@ -77,10 +77,10 @@ def site(tmp_path: Path):
 
 def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path, site):
     page, notebook, outcomes = sample(tmp_path)
-    figure = outcomes[2]["figures"][0]
+    figure = outcomes[2].figures[0]
     files = Files([])
     for theme in ("light", "dark"):  # what the hook adds for every chart
-        digest = notebook_view.hashlib.sha256(figure[theme].encode()).hexdigest()[:12]
+        digest = notebook_view.hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
         files.append(File.generated(site, f"figures/demo/{digest}-{theme}.svg", content="x"))
 
     notebook_view.add(page, notebook, outcomes, files, site, tmp_path)
@@ -120,7 +120,7 @@ def test_a_chart_missing_from_the_site_fails_the_build(tmp_path, site):
 def test_an_unchanged_view_is_not_rewritten(tmp_path, site):
     """A warm rebuild leaves the view's file alone (mkdocs serve, overlapping builds)."""
     page, notebook, outcomes = sample(tmp_path)
-    outcomes[2]["figures"] = []
+    outcomes[2].figures = []
     notebook["cells"] = [c for c in notebook["cells"] if "plot()" not in c["source"]]
     notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
     path = tmp_path / notebook_view.VIEW_DIR / "course" / "demo.ipynb"
