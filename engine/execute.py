@@ -282,13 +282,21 @@ def collect_figures(block: Block) -> list[Figure]:
         alt = fig.get_label().strip()
         plt.close(fig)
         if not alt:
-            summary = "a figure has no alt text"
+            summary = f"a figure has no alt text (made at {_figure_origin(block)})"
             advice = '; describe what it shows with fig.set_label("...") before the block ends'
             raise _failure(block, results.FIGURE, summary, advice=advice)
         light = _svg(fig, LIGHT_INK)
         dark = _svg(fig, DARK_INK)
         figures.append(Figure(alt=alt, light=light, dark=dark))
     return figures
+
+
+def _figure_origin(block: Block) -> str:
+    """Where the block creates its figure: the line to fix, in the snippet file or the page."""
+    for number, line in enumerate(block.source.splitlines()):
+        if re.search(r"\b(plt\.)?(subplots|figure)\(", line):
+            return f"{block.filename}:{block.first_line + number}"
+    return block.filename
 
 
 def _svg(fig, ink: str) -> str:

@@ -358,7 +358,9 @@ def _snippet_file(root: Path, page: str, name: str) -> tuple[str, str]:
         raise ValueError(f"snippet name '{name}' must be a file stem like 'compile_chart'")
     rel = Path("snippets") / page_slug(page) / f"{name}.py"
     if not (root / rel).is_file():
-        raise ValueError(f"snippet file {rel} not found")
+        found = sorted(p.stem for p in (root / rel.parent).glob("*.py"))
+        there = f"; {rel.parent} has: {', '.join(found)}" if found else f"; {rel.parent} is empty"
+        raise ValueError(f"snippet file {rel} not found{there}")
     return str(rel), (root / rel).read_text(encoding="utf-8")
 
 

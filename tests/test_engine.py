@@ -107,6 +107,16 @@ def test_missing_snippet_names_file_and_line(tmp_path):
         page("# T\n\n<!-- snippet: nope -->\n", root=tmp_path)
 
 
+def test_missing_snippet_lists_the_files_that_do_exist(tmp_path):
+    (tmp_path / "snippets" / "test_page").mkdir(parents=True)
+    for name in ("chart", "measure"):
+        (tmp_path / "snippets" / "test_page" / f"{name}.py").write_text("x = 1\n")
+    with pytest.raises(
+        MarkupError, match=r"nope.py not found; snippets/test_page has: chart, measure"
+    ):
+        page("# T\n\n<!-- snippet: nope -->\n", root=tmp_path)
+
+
 def test_unknown_marker_names_file_and_line():
     with pytest.raises(MarkupError, match=r"test-page.md:2: unknown marker 'expect-fail'"):
         page("# T\n" + fence("x = 1", "expect-fail"))
@@ -287,10 +297,10 @@ ax.set_ylabel("ms per call")
 """
 
 
-def test_figure_without_alt_text_fails():
+def test_figure_without_alt_text_fails_naming_the_line_that_made_it():
     demo = page(fence(CHART))
-    with pytest.raises(PageFailure, match=r":1: a figure has no alt text"):
-        run_page(demo)
+    with pytest.raises(PageFailure, match=r":1: a figure has no alt text \(made at [^)]*:3\)"):
+        run_page(demo)  # the fence opens on line 1; plt.subplots() is on page line 3
 
 
 def test_figure_is_rendered_light_and_dark_with_the_page_font():
