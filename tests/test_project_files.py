@@ -256,7 +256,7 @@ def test_contributing_covers_the_newcomer_path():
         "docs/about/conventions.md",
         "nox -s new --",
         "nox -s serve",
-        "python -m engine.page_outputs",
+        "nox -s page -- docs/",
         "nox -s tests -- docs/",
         "fig.set_label",
         "<!-- bad: raises",
