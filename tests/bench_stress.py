@@ -111,7 +111,7 @@ def measure(pages, conditions, runs) -> tuple[dict, list[str]]:
     return table, failures
 
 
-def report(table: dict, conditions, runs: int) -> float:
+def report(table: dict, conditions) -> float:
     """Print one row per claim; return the smallest margin."""
     heads = " | ".join(f"{name} worst / median" for name in conditions)
     print(f"\n| claim | {heads} | required | margin |")
@@ -149,7 +149,7 @@ def main() -> int:
     pages = timing_pages(options.pages)
     print(f"{len(pages)} page(s) make timing claims; {options.runs} run(s) per condition\n")
     table, failures = measure(pages, options.conditions, options.runs)
-    smallest = report(table, options.conditions, options.runs)
+    smallest = report(table, options.conditions)
     print(f"\n{len(table)} timing claim(s); smallest margin {smallest:.1f}x (goal >= {MIN_MARGIN})")
     for failure in failures:
         print(f"FAILED RUN: {failure}")
