@@ -13,6 +13,10 @@ from engine.markers import ROOT, parse_page
 
 PINNED = drift.pinned_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
+RERUN_HINT = (
+    "editing a contract's or fact's code changes its id: add an alias in the data file"
+    " or re-run `nox -s matrix` (see CONTRIBUTING)"
+)
 
 
 def page(text: str, path: str = "docs/course/demo.md"):
@@ -95,7 +99,7 @@ def test_a_repeated_block_gets_its_own_id():
 
 def test_the_committed_data_matches_the_pages():
     data = matrix.load(ROOT / matrix.DATA)
-    assert matrix.stale(drift.all_pages([]), data) == []
+    assert matrix.stale(drift.all_pages([]), data) == [], RERUN_HINT
 
 
 def test_guard_fails_when_a_contract_is_added_or_removed():
@@ -152,6 +156,7 @@ def test_the_pinned_column_agrees_with_the_live_build():
     for p in pages:
         for claim_id, found in matrix.verdicts(p, [], live[p.path].outcomes).items():
             recorded = matrix.verdict(data, pinned, claim_id)
+            assert recorded is not None, f"{claim_id}: no recorded verdict; {RERUN_HINT}"
             assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
 
 
