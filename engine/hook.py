@@ -324,35 +324,54 @@ def render_course_table(page_path: str) -> str:
 
 
 def render_version_notes(page_path: str) -> str:
-    """A table of every ❌/✅ contract and every fact on the site, generated from the pages."""
-    rows = []
+    """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
+    a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
     here = posixpath.dirname(page_path)
     data = state.compatibility or None
-    for path, parsed in sorted(state.pages.items()):
-        env = state.results[path].environment
-        verified = f"JAX {env['jax']}" if env else "not run"
-        ids = anchors(parsed)
-        claim_ids = {(c.blocks[0], c.kind): c.id for c in matrix.claims(parsed)}
-        for index, block in enumerate(parsed.blocks):
-            target = posixpath.relpath(path, here)
-            title = _cell(parsed.title or path)
-            if block.bad:
-                link = f"[{title}]({target}#{ids[(index, 'contract')]})"
-                claim = f"❌ {block.bad.headline()} ({_cell(block.section)})"
-                releases = matrix.cells(data, claim_ids[(index, "contract")])
-                rows.append(f"| {link} | {claim} | {verified} |{releases}")
-            if block.fact:
-                link = f"[{title}]({target}#{ids[(index, 'fact')]})"
-                releases = matrix.cells(data, claim_ids[(index, "fact")])
-                rows.append(f"| {link} | {_cell(block.fact)} | {verified} |{releases}")
-    if not rows:
-        return "No contracts or facts on the site yet.\n"
     names, separators = matrix.header(data)
-    header = (
-        f"| Proof | What the build checks | Verified with |{names}\n"
-        f"| --- | --- | --- |{separators}\n"
+    sections = []
+    for path, parsed in sorted(state.pages.items()):
+        rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
+        if not rows:
+            continue
+        fold = "???+" if matrix.any_broken(data, claim_ids) else "???"
+        count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
+        summary = f"{parsed.title or path}: {count}, {matrix.status(data, claim_ids)}"
+        table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
+        body = _indent(table + "\n".join(rows))
+        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
+    if not sections:
+        return "No contracts or facts on the site yet.\n"
+    return f"{verified_with()}\n\n" + "\n".join(sections) + matrix.details(data)
+
+
+def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
+    """One table row per contract and fact of a page, and the claims' matrix ids."""
+    ids = anchors(parsed)
+    claim_ids = {(c.blocks[0], c.kind): c.id for c in matrix.claims(parsed)}
+    rows, found = [], []
+    for index, block in enumerate(parsed.blocks):
+        for kind, words in (("contract", block.bad), ("fact", block.fact)):
+            if not words:
+                continue
+            section = f" ({_cell(block.section)})" if kind == "contract" else ""
+            what = f"❌ {block.bad.headline()}{section}" if kind == "contract" else _cell(words)
+            link = f"[{ids[(index, kind)].replace('-', ' ')}]({target}#{ids[(index, kind)]})"
+            rows.append(f"| {link} | {what} |" + matrix.cells(data, claim_ids[(index, kind)]))
+            found.append(claim_ids[(index, kind)])
+    return rows, found
+
+
+def verified_with() -> str:
+    """One sentence for the JAX the build itself ran every page with."""
+    versions = sorted({r.environment["jax"] for r in state.results.values() if r.environment})
+    if not versions:
+        return "This build ran no page."
+    return (
+        f"This build checked every claim below by running its page with JAX "
+        f"{', '.join(versions)}. Open a page to see each claim, the section it comes from, "
+        "a link to the code that proves it and its verdict on each release tested."
     )
-    return header + "\n".join(rows) + "\n" + matrix.details(data)
 
 
 def _cell(text: str) -> str:

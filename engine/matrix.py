@@ -241,6 +241,33 @@ def cells(data: dict | None, claim_id: str) -> str:
     return out
 
 
+def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
+    """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
+    failing = Counter()
+    for release in tested(data):
+        for claim_id in claim_ids:
+            found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
+            if found["verdict"] != HOLDS:
+                failing[f"{found['verdict']} on {release['jax']}"] += 1
+    return failing
+
+
+def status(data: dict | None, claim_ids: list[str]) -> str:
+    """A page's claims in words: ``all hold on JAX 0.9.2–0.12.0.1``, or what did not."""
+    releases = tested(data)
+    if not releases:
+        return "no release tested"
+    failing = not_holding(data, claim_ids)
+    if not failing:
+        verb = "holds" if len(claim_ids) == 1 else "all hold"
+        return f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
+    return ", ".join(f"{count} {what}" for what, count in failing.items())
+
+
+def any_broken(data: dict | None, claim_ids: list[str]) -> bool:
+    return any(what.startswith(BROKEN) for what in not_holding(data, claim_ids))
+
+
 def _code_spans(text: str) -> str:
     parts = text.split("`")
     return "".join(
@@ -289,12 +316,8 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
     span = f"the JAX releases tested, {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     ids = [claim.id for claim in claims(page)]
-    failing = Counter()
+    failing = not_holding(data, ids)
     for release in releases:
-        for claim_id in ids:
-            found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
-            if found["verdict"] != HOLDS:
-                failing[f"{found['verdict']} on {release['jax']}"] += 1
         for other in release.get("other", []):
             if other.startswith(f"{page.path}:"):
                 failing[f"other check broken on {release['jax']}"] += 1

@@ -216,7 +216,8 @@ def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
     )
     monkeypatch.setattr(hook, "state", state)
     text = hook.render_version_notes("docs/reference/version-notes.md")
-    head, _, contract_row, fact_row = text.splitlines()[:4]
+    title, _, head, _, contract_row, fact_row = text.splitlines()[2:8]
+    assert title == '???+ abstract "Demo: 2 claims, 1 broken on 0.11.2"'  # unfolded: it broke
     assert head.endswith(f"| JAX 0.11.2 | JAX {PINNED} |")
     anchor = contract_row.split("(#")[1].split(")")[0]
     assert contract_row.endswith(f"| [✗](#{anchor}) | ✓ |") and fact_row.endswith("| ✓ | ✓ |")
