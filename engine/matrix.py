@@ -253,7 +253,7 @@ def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
 
 
 def status(data: dict | None, claim_ids: list[str]) -> str:
-    """A page's claims in words: ``all hold on JAX 0.9.2–0.12.0.1``, or what did not."""
+    """A page's claims in words: ``all hold on JAX 0.9.2-0.12.0.1``, or what did not."""
     releases = tested(data)
     if not releases:
         return "no release tested"
