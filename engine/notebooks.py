@@ -212,9 +212,15 @@ def page_to_notebook(
             "## Appendix: reference solutions\n\nRunning these cells replaces your own "
             "definitions with the reference ones, so try the exercises first."
         )
+        writer.flush()
+        first_solution = len(writer.cells)
         for section, node in writer.appendix:
             writer.markdown(f"### {section}: {node.title.lower()}")
             writer.render(node.children)
+        writer.flush()
+        for cell in writer.cells[first_solution:]:
+            if cell.cell_type == "code":  # the notebook view folds these, as the page does
+                cell.metadata.setdefault("tags", []).append("solution")
     writer.flush()
     for number, cell in enumerate(writer.cells, start=1):
         cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
