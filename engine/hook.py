@@ -127,7 +127,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     if path in state.notebook_uris:
         edits.append(render_download_link(parsed, state.notebook_uris[path], page))
-    note = matrix.page_note_edit(parsed.text, parsed, state.compatibility or None)
+    note = matrix.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):

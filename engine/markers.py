@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -301,6 +301,7 @@ class Page:
     description: str = ""  # the front matter's one-sentence description
     learn: str = ""  # the front matter's `learn:` line: what a reader can do after the page
     title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
+    front_matter: str = ""  # the YAML between the front matter's fences
 
 
 def page_slug(page_path: str | Path) -> str:
@@ -313,11 +314,36 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
 
     ``line_offset`` is added to line numbers when ``text`` is the page minus its front matter.
     """
-    parser = _PageParser(page, text, line_offset, root)
-    parser.run()
-    parser.result.text = text
-    _check_pairs(parser.result)
-    return parser.result
+    source = _Source(page, text, line_offset, root)
+    result = Page(page, text=text)
+    pending: list[tuple[int, MarkerSpec, object]] = []  # block markers waiting for their block
+    section = ""  # the latest heading: the one the next block sits under
+    i = 0
+    while i < len(source.lines):
+        line = source.lines[i]
+        fence = FENCE_OPEN.match(line.rstrip("\n"))
+        marker = MARKER_LINE.match(line)
+        heading = HEADING.match(line)
+        block = None
+        if fence:
+            block, i = _fence(source, i, fence, pending)
+        elif marker:
+            block = _marker(source, i, marker, pending, result.directives)
+        elif line.strip() and pending:
+            raise _dangling(source, pending)
+        elif heading:
+            section = heading["text"]
+            if len(heading[1]) == 1 and not result.title:
+                result.title = heading["text"]
+                result.title_end = 0 if result.blocks else source.starts[i + 1]
+        if block is not None:
+            result.blocks.append(_with_markers(source, block, pending, section))
+            pending = []
+        i += 1
+    if pending:
+        raise _dangling(source, pending)
+    _check_pairs(result)
+    return result
 
 
 def _has_assert(source: str) -> bool:
@@ -369,125 +395,112 @@ def _fence_language(info: str) -> str:
     return words[0].lower() if words else ""
 
 
-class _PageParser:
+class _Source:
+    """The page being parsed, read-only: its lines, where each starts, how to name one."""
+
     def __init__(self, page: str, text: str, line_offset: int, root: Path) -> None:
-        self.page, self.text, self.offset, self.root = page, text, line_offset, root
+        self.page, self.offset, self.root = page, line_offset, root
         self.lines = text.splitlines(keepends=True)
-        self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line))
-        self.pending: list[tuple[int, MarkerSpec, object]] = []  # markers waiting for a block
-        self.section = ""
-        self.result = Page(page)
+        self.starts = line_starts(text)
 
     def error(self, index: int, message: str) -> MarkupError:
         return MarkupError(f"{self.page}:{index + 1 + self.offset}: {message}")
 
-    def run(self) -> None:
-        i = 0
-        while i < len(self.lines):
-            i = self.step(i)
-        if self.pending:
-            index, spec, _ = self.pending[0]
-            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
+    def indent(self, index: int) -> str:
+        return re.match(r"[ \t]*", self.lines[index]).group(0)
 
-    def step(self, i: int) -> int:
-        line = self.lines[i]
-        fence = FENCE_OPEN.match(line.rstrip("\n"))
-        if fence:
-            return self.fence(i, fence)
-        heading = HEADING.match(line)
-        if heading and not self.pending:
-            self.section = heading["text"]
-            if len(heading[1]) == 1 and not self.result.title:
-                self.result.title = heading["text"]
-                if not self.result.blocks:
-                    self.result.title_end = self.starts[i + 1]
-        marker = MARKER_LINE.match(line)
-        if marker:
-            self.marker(i, marker["name"], (marker["args"] or "").strip())
-            return i + 1
-        if line.strip() and self.pending:
-            index, spec, _ = self.pending[0]
-            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
-        return i + 1
-
-    def marker(self, i: int, name: str, args: str) -> None:
-        spec = MARKERS.get(name)
-        if spec is None:
-            raise self.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
-        try:
-            value = spec.parse(args)
-        except ValueError as error:
-            raise self.error(i, f"marker '{spec.name}' {error}") from None
-        if not spec.standalone:
-            self.pending.append((i, spec, value))
-        elif name == "snippet":
-            self.snippet(i, value)
-        else:
-            indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-            line = i + 1 + self.offset
-            directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
-            self.result.directives.append(directive)
-
-    def fence(self, i: int, match: re.Match) -> int:
-        indent, fence, info = match["indent"], match["fence"], match["info"].strip()
-        close = _find_close(self.lines, i, fence)
-        if close is None:
-            raise self.error(i, "code fence is never closed")
-        language = _fence_language(info)
-        if language not in PYTHON_WORDS:
-            if self.pending:
-                raise self.error(
-                    self.pending[0][0],
-                    f"marker '{self.pending[0][1].name}' is before a "
-                    f"'{language or 'plain'}' fence; markers apply to python blocks only",
-                )
-            return close + 1
-        if info != "python":
-            raise self.error(
-                i,
-                f"fence info '{info}' is not allowed: write a bare ```python fence "
-                "(Sybil skips fences with attributes; use markers instead)",
-            )
-        body = [_strip_indent(line, indent) for line in self.lines[i + 1 : close]]
-        source = "".join(body)
-        self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
-        return close + 1
-
-    def snippet(self, i: int, name: str) -> None:
-        try:
-            rel, source = _snippet_file(self.root, self.page, name)
-        except ValueError as error:
-            raise self.error(i, str(error)) from None
-        indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-        self.add_block(i, i, source, rel, 1, indent, name)
-
-    def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
-        first = self.pending[0][0] if self.pending else i
-        block = Block(
+    def block(self, i: int, last: int, code: str, filename: str, first_line: int, **more) -> Block:
+        """The block whose fence or directive is line ``i`` and ends on line ``last``."""
+        return Block(
             page=self.page,
             line=i + 1 + self.offset,
-            source=source,
+            source=code,
             filename=filename,
             first_line=first_line,
-            start=self.starts[first],
+            start=self.starts[i],
             end=self.starts[last + 1],
-            indent=indent,
-            snippet=snippet,
-            section=self.section,
+            **more,
         )
-        for _, spec, value in self.pending:
-            setattr(block, spec.field, value)
-        self.pending = []
-        claims = (block.bad and block.bad.mode == "asserts") or block.fact
-        if claims and not _has_assert(block.source):
-            raise self.error(
-                i,
-                "a 'bad: asserts' or 'fact' block must contain assert statements that "
-                "prove what it claims",
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` starts, and where the text ends."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _dangling(source: _Source, pending: list) -> MarkupError:
+    index, spec, _ = pending[0]
+    return source.error(index, f"marker '{spec.name}' is not followed by a code block")
+
+
+def _marker(source: _Source, i: int, match: re.Match, pending: list, directives: list):
+    """A marker line: queued for the next block, a snippet's block, or a directive."""
+    name, args = match["name"], (match["args"] or "").strip()
+    spec = MARKERS.get(name)
+    if spec is None:
+        raise source.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
+    try:
+        value = spec.parse(args)
+    except ValueError as error:
+        raise source.error(i, f"marker '{spec.name}' {error}") from None
+    if not spec.standalone:
+        pending.append((i, spec, value))
+    elif name == "snippet":
+        try:
+            rel, code = _snippet_file(source.root, source.page, value)
+        except ValueError as error:
+            raise source.error(i, str(error)) from None
+        return source.block(i, i, code, rel, 1, indent=source.indent(i), snippet=value)
+    else:
+        line = i + 1 + source.offset
+        end = source.starts[i + 1]
+        directives.append(Directive(name, args, line, source.starts[i], end, source.indent(i)))
+    return None
+
+
+def _fence(source: _Source, i: int, match: re.Match, pending: list) -> tuple[Block | None, int]:
+    """The block of a python fence opened on line ``i`` (None for another language), and the
+    index of its closing line."""
+    indent, fence, info = match["indent"], match["fence"], match["info"].strip()
+    close = _find_close(source.lines, i, fence)
+    if close is None:
+        raise source.error(i, "code fence is never closed")
+    language = _fence_language(info)
+    if language not in PYTHON_WORDS:
+        if pending:
+            raise source.error(
+                pending[0][0],
+                f"marker '{pending[0][1].name}' is before a "
+                f"'{language or 'plain'}' fence; markers apply to python blocks only",
             )
-        self.result.blocks.append(block)
+        return None, close
+    if info != "python":
+        raise source.error(
+            i,
+            f"fence info '{info}' is not allowed: write a bare ```python fence "
+            "(Sybil skips fences with attributes; use markers instead)",
+        )
+    code = "".join(_strip_indent(line, indent) for line in source.lines[i + 1 : close])
+    return source.block(i, close, code, source.page, i + 2 + source.offset, indent=indent), close
+
+
+def _with_markers(source: _Source, block: Block, pending: list, section: str) -> Block:
+    """``block`` with its markers applied (its span starts at the first) and its section."""
+    if pending:
+        block.start = source.starts[pending[0][0]]
+    block.section = section
+    for _, spec, value in pending:
+        setattr(block, spec.field, value)
+    claims = (block.bad and block.bad.mode == "asserts") or block.fact
+    if claims and not _has_assert(block.source):
+        raise MarkupError(
+            f"{block.where}: a 'bad: asserts' or 'fact' block must contain assert statements "
+            "that prove what it claims"
+        )
+    return block
 
 
 # ---------------------------------------------------------------- the page as a tree of boxes
@@ -517,8 +530,23 @@ class Node:
     title: str = ""
     children: list[Node] = field(default_factory=list)
 
+    @property
+    def collapsible(self) -> bool:
+        return self.box.startswith("???")
+
+    @property
+    def is_tab(self) -> bool:
+        return self.box == "==="
+
+    def block_indexes(self) -> Iterator[int]:
+        """The blocks in this piece, in page order."""
+        if self.kind == "block":
+            yield self.index
+        for child in self.children:
+            yield from child.block_indexes()
+
     def has_blocks(self) -> bool:
-        return self.kind == "block" or any(child.has_blocks() for child in self.children)
+        return next(self.block_indexes(), None) is not None
 
 
 def outline(page: Page, drop_title: bool = False) -> list[Node]:
@@ -610,10 +638,10 @@ def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
     return body, i
 
 
-def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
+def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
     ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
-    untouched. ``on_heading(text)`` sees each heading."""
+    untouched."""
     out, fence = [], None
     for line in lines:
         stripped = line.strip()
@@ -634,8 +662,6 @@ def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
         heading = HEADING_ATTRS.match(line)
         if heading:
             line = heading[1]
-        if line.startswith("#"):
-            on_heading(line.lstrip("#").strip())
         line = LINK_ATTRS.sub("", line)
         out.append(LINK.sub(lambda m: link(m["target"]), line))
     return out
@@ -669,9 +695,10 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     text = (root / page).read_text(encoding="utf-8")
     body, offset = split_front_matter(text)
     parsed = parse_page(page, body, offset, root)
-    front = text[: len(text) - len(body)]
+    front = FRONT_MATTER.match(text)
+    parsed.front_matter = front[1] if front else ""
     parsed.description, parsed.learn = (
-        _front_field(front, name) for name in ("description", "learn")
+        _front_field(parsed.front_matter, name) for name in ("description", "learn")
     )
     return parsed
 

@@ -308,15 +308,14 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     )
 
 
-def page_note_edit(markdown: str, page: Page, data: dict | None) -> tuple[int, int, str] | None:
+def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
     """An edit that puts the page note on the line after the H1 of course and track pages."""
-    if not page.path.startswith(("docs/course/", "docs/track/")):
+    if not page.path.startswith(("docs/course/", "docs/track/")) or not page.title_end:
         return None
     note = page_note(page, data, page.path)
-    title = re.search(r"^# .*\n", markdown, re.MULTILINE)
-    if not note or title is None:
+    if not note:
         return None
-    return title.end(), title.end(), f"\n{note}\n{{: .jd-compat }}\n"
+    return page.title_end, page.title_end, f"\n{note}\n{{: .jd-compat }}\n"
 
 
 # ---------------------------------------------------------------- command line

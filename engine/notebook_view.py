@@ -29,7 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.markers import FRONT_MATTER, Page, page_slug
+from engine.markers import Page, page_slug
 from engine.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key
@@ -42,9 +42,8 @@ VERSIONS = " ".join(importlib.metadata.version(name) for name in RENDERERS).enco
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
-def front_matter(page_path: str, root: Path) -> dict:
-    found = FRONT_MATTER.match((root / page_path).read_text(encoding="utf-8"))
-    return (yaml.safe_load(found[1]) if found else None) or {}
+def front_matter(page: Page) -> dict:
+    return yaml.safe_load(page.front_matter) or {}
 
 
 def view_uri(page_path: str) -> str:
@@ -55,7 +54,7 @@ def view_uri(page_path: str) -> str:
 
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
-    meta = front_matter(page.path, root)
+    meta = front_matter(page)
     if not meta.get(OPT_IN):
         return
     uri = view_uri(page.path)

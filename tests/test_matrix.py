@@ -241,9 +241,10 @@ def test_page_note_says_which_claims_hold_where(demo_data):
     assert matrix.page_note(demo, data, demo.path).startswith(
         f"Every claim on this page holds on {span} "
     )
-    start, end, text = matrix.page_note_edit("# Demo\n\nprose\n", demo, data)
+    start, end, text = matrix.page_note_edit(demo, data)
     assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
-    assert matrix.page_note_edit("# Demo\n", page("# x\n", "docs/practice/x.md"), data) is None
+    assert matrix.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
+    assert matrix.page_note_edit(page("No title here.\n"), data) is None
 
 
 def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
