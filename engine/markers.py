@@ -370,8 +370,19 @@ def _check_pairs(page: Page) -> None:
 
 
 def _find_close(lines: list[str], i: int, fence: str) -> int | None:
-    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    return next((j for j in range(i + 1, len(lines)) if closing.match(lines[j].rstrip("\n"))), None)
+    """The line that closes the fence opened on line ``i``: the fence's character, at least as
+    many times, and nothing else. The one rule for code blocks and prose alike."""
+    for j in range(i + 1, len(lines)):
+        stripped = lines[j].strip()
+        if stripped.startswith(fence) and not stripped.strip(fence[0]):
+            return j
+    return None
+
+
+def _fence_end(lines: list[str], i: int, fence: str) -> int:
+    """The line after the fenced example opened on line ``i`` (an unclosed one runs to the end)."""
+    close = _find_close(lines, i, fence)
+    return len(lines) if close is None else close + 1
 
 
 def _strip_indent(line: str, indent: str) -> str:
@@ -574,37 +585,16 @@ def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
 def _outline(lines: list[str]) -> list[Node]:
     """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
     nodes: list[Node] = []
-    run: list[str] = []
-    fence = None
     i = 0
-
-    def close_run() -> None:
-        if run:
-            nodes.append(Node("text", lines=list(run)))
-            run.clear()
-
     while i < len(lines):
         line = lines[i]
-        if fence:
-            run.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            i += 1
-            continue
         opened = PROSE_FENCE.match(line.lstrip())
         box = ADMONITION.match(line) or TAB.match(line)
         placeholder = PLACEHOLDER.match(line)
-        if opened and not placeholder:
-            fence = opened["fence"]
-            run.append(line)
-            i += 1
-        elif placeholder:
-            close_run()
+        if placeholder:
             nodes.append(Node("block", index=int(placeholder["index"])))
             i += 1
         elif box:
-            close_run()
             body, i = _box_body(lines, i + 1)
             kind = box.groupdict().get("kind") or "==="
             nodes.append(
@@ -616,10 +606,13 @@ def _outline(lines: list[str]) -> list[Node]:
                     children=_outline(body),
                 )
             )
-        else:
-            run.append(line)
-            i += 1
-    close_run()
+        else:  # prose; a fenced example joins the run whole, whatever its lines look like
+            end = _fence_end(lines, i, opened["fence"]) if opened else i + 1
+            if nodes and nodes[-1].kind == "text":
+                nodes[-1].lines += lines[i:end]
+            else:
+                nodes.append(Node("text", lines=lines[i:end]))
+            i = end
     return nodes
 
 
@@ -642,19 +635,17 @@ def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
     ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
     untouched."""
-    out, fence = [], None
-    for line in lines:
-        stripped = line.strip()
-        if fence:  # inside a fenced example: copy it untouched
-            out.append(line)
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        opened = PROSE_FENCE.match(line.strip())
+        if opened:  # a fenced example: copied untouched
+            end = _fence_end(lines, i, opened["fence"])
+            out += lines[i:end]
+            i = end
             continue
-        opened = PROSE_FENCE.match(stripped)
-        if opened:
-            fence = opened["fence"]
-            out.append(line)
-            continue
+        i += 1
         marker = MARKER_LINE.match(line)
         if marker:
             out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
@@ -701,6 +692,15 @@ def read_page(page: str, root: Path = ROOT) -> Page:
         _front_field(parsed.front_matter, name) for name in ("description", "learn")
     )
     return parsed
+
+
+def read_pages(paths: list[str], root: Path = ROOT) -> list[Page]:
+    """The pages at ``paths`` (relative to the working directory), or every page in docs/."""
+    if paths:
+        found = [Path(p).resolve().relative_to(root).as_posix() for p in paths]
+    else:
+        found = sorted(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))
+    return [read_page(path, root) for path in found]
 
 
 def _front_field(front_matter: str, name: str) -> str:

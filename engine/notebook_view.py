@@ -19,7 +19,6 @@ import hashlib
 import html
 import importlib.metadata
 import json
-import os
 import posixpath
 import re
 from pathlib import Path
@@ -29,6 +28,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
+from engine.build import write_if_changed
 from engine.markers import Page, page_slug
 from engine.results import Figure, Outcome
 
@@ -75,7 +75,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
         },
     )
     path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
-    _write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
+    write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
     files.append(
         File.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
     )
@@ -115,14 +115,9 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
 def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
-    width, height = (
-        round(float(v) * 4 / 3)
-        for v in re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure.light).groups()
-    )
+    width, height = figure.size
     images = []
-    for theme in ("light", "dark"):
-        digest = hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
-        uri = f"figures/{slug}/{digest}-{theme}.svg"
+    for theme, uri in zip(("light", "dark"), figure.uris(slug), strict=True):
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(
@@ -164,7 +159,7 @@ def on_pre_page(page, config, files):
         if cached.get("key") != key:
             convert(config, files)
             cached = {"key": key, "content": self.content, "toc": _tokens(self.toc.items)}
-            _write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
+            write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
         self.content, self.toc = cached["content"], get_toc(cached["toc"])
 
     page.render = render.__get__(page)
@@ -185,13 +180,3 @@ def on_page_content(content: str, page, config, files) -> str:
     if is_view(page):
         return INLINE_STYLE.sub("", content)
     return content
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    """Leave an unchanged view alone, and replace a changed one atomically (builds may overlap)."""
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
