@@ -526,9 +526,6 @@ LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
 LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
 
 
-PROSE_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
-
-
 @dataclass
 class Node:
     """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
@@ -588,7 +585,7 @@ def _outline(lines: list[str]) -> list[Node]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        opened = PROSE_FENCE.match(line.lstrip())
+        opened = FENCE_OPEN.match(line)
         box = ADMONITION.match(line) or TAB.match(line)
         placeholder = PLACEHOLDER.match(line)
         if placeholder:
@@ -639,7 +636,7 @@ def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        opened = PROSE_FENCE.match(line.strip())
+        opened = FENCE_OPEN.match(line)
         if opened:  # a fenced example: copied untouched
             end = _fence_end(lines, i, opened["fence"])
             out += lines[i:end]

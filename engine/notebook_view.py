@@ -23,6 +23,7 @@ import posixpath
 import re
 from pathlib import Path
 
+import nbformat
 import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -101,13 +102,8 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     links = f"[Back to the page](../) · [Download this notebook]({download})"
     stylesheet = f'<link rel="stylesheet" href="{posixpath.relpath(STYLESHEET, here)}">'
     view["cells"][1:1] = [
-        {"cell_type": "markdown", "id": "view-links", "metadata": {}, "source": links},
-        {
-            "cell_type": "raw",
-            "id": "view-style",
-            "metadata": {"format": "text/html"},
-            "source": stylesheet,
-        },
+        nbformat.v4.new_markdown_cell(links, id="view-links"),
+        nbformat.v4.new_raw_cell(stylesheet, id="view-style", metadata={"format": "text/html"}),
     ]
     return view
 

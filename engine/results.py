@@ -12,16 +12,22 @@ import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 
 class _Record:
+    LISTS: ClassVar[dict[str, type]] = {}  # fields that hold a list of records: name -> class
+
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict):
         known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        record = cls(**{k: v for k, v in data.items() if k in known})
+        for name, kind in cls.LISTS.items():
+            setattr(record, name, [kind.from_dict(item) for item in data.get(name, [])])
+        return record
 
 
 @dataclass
@@ -65,6 +71,7 @@ class Outcome(_Record):
     seconds: float = 0.0
     skipped: bool = False
     timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
+    LISTS: ClassVar[dict[str, type]] = {"figures": Figure}
 
     @property
     def error(self) -> str:
@@ -72,12 +79,6 @@ class Outcome(_Record):
         if not self.error_type:
             return ""
         return f"{self.error_type}: {self.error_message}" if self.error_message else self.error_type
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Outcome:
-        outcome = super().from_dict(data)
-        outcome.figures = [Figure.from_dict(f) for f in data.get("figures", [])]
-        return outcome
 
 
 # Failure kinds. Drift sorts on these; the wording of ``message`` is free to change.
@@ -115,9 +116,4 @@ class PageResult(_Record):
     environment: dict
     cached: bool = False
     seconds: float = 0.0
-
-    @classmethod
-    def from_dict(cls, data: dict) -> PageResult:
-        result = super().from_dict(data)
-        result.outcomes = [Outcome.from_dict(o) for o in data["outcomes"]]
-        return result
+    LISTS: ClassVar[dict[str, type]] = {"outcomes": Outcome}
