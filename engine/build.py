@@ -160,10 +160,6 @@ def _digest(material: dict) -> str:
 # ---------------------------------------------------------------- cache storage
 
 
-def _checksum(result: dict) -> str:
-    return hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
-
-
 def entry_path(page: Page, cache_dir: Path) -> Path:
     return cache_dir / f"{page.path.replace('/', '__')}.json"
 
@@ -177,7 +173,7 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
         entry = json.loads(path.read_text(encoding="utf-8"))
         if entry["key"] != key:
             return None
-        if entry["checksum"] != _checksum(entry["result"]):
+        if entry["checksum"] != _digest(entry["result"]):
             raise ValueError("checksum mismatch")
         result = PageResult.from_dict(entry["result"])
     except (ValueError, KeyError, TypeError) as error:
@@ -192,13 +188,20 @@ def store(
     page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR, code: str = ""
 ) -> None:
     """Keep a passing run; ``code`` (its code_key) lets a later failure say what changed."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
     data = result.to_dict()
-    entry = {"key": key, "code": code, "result": data, "checksum": _checksum(data)}
-    path = entry_path(page, cache_dir)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(entry), encoding="utf-8")
-    os.replace(tmp, path)  # atomic: a killed build never leaves half an entry behind
+    entry = {"key": key, "code": code, "result": data, "checksum": _digest(data)}
+    write_if_changed(entry_path(page, cache_dir), json.dumps(entry))
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Leave an unchanged file alone, and replace a changed one atomically: a killed build never
+    leaves half a file behind, and overlapping builds never read one."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
 
 
 # ---------------------------------------------------------------- running

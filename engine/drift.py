@@ -42,7 +42,7 @@ from engine.build import (
     run_page,
     store,
 )
-from engine.markers import ROOT, Block, MarkupError, Page, read_page
+from engine.markers import ROOT, Block, MarkupError, Page, read_pages
 from engine.results import Failure, Outcome, PageResult
 
 DRIFT_CACHE = ROOT / ".cache" / "drift"
@@ -222,23 +222,14 @@ def load_pinned(
     page: Page, pinned_dir: Path, fingerprint: dict
 ) -> tuple[list[Outcome] | None, str]:
     """The pinned build's outcomes for ``page``, and a note when they are missing or stale."""
-    path = entry_path(page, pinned_dir)
-    if not path.is_file():
+    if not entry_path(page, pinned_dir).is_file():
         return None, "no pinned output (run `nox -s docs` first)"
-    entry = json.loads(path.read_text(encoding="utf-8"))
     pinned_fp = json.loads(json.dumps(fingerprint))
     pinned_fp["versions"].update(pinned_versions())
-    if entry.get("key") != cache_key(page, pinned_fp):
+    pinned = load_cached(page, cache_key(page, pinned_fp), pinned_dir)
+    if pinned is None:
         return None, "pinned output is stale (run `nox -s docs` first)"
-    return [Outcome.from_dict(o) for o in entry["result"]["outcomes"]], ""
-
-
-def all_pages(paths: list[str]) -> list[Page]:
-    if paths:
-        found = [Path(p).resolve().relative_to(ROOT).as_posix() for p in paths]
-    else:
-        found = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
-    return [read_page(path) for path in found]
+    return pinned.outcomes, ""
 
 
 def check_page(page: Page, cache_dir: Path, pinned_dir: Path, fingerprint: dict) -> PageReport:
@@ -354,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, help="also write the report to this file")
     args = parser.parse_args(argv)
     try:
-        pages = all_pages(args.pages)
+        pages = read_pages(args.pages)
     except MarkupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

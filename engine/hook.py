@@ -6,12 +6,10 @@ syntax lives in ``engine.markers``, the execution in ``engine.build`` / ``engine
 
 from __future__ import annotations
 
-import hashlib
 import html
 import logging
 import os
 import posixpath
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,12 +120,12 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if shift < 0 or parsed.text[shift:] != markdown:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
     edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
-    ids = anchors(parsed)
+    ids = matrix.by_block(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     if path in state.notebook_uris:
         edits.append(render_download_link(parsed, state.notebook_uris[path], page))
-    note = matrix.page_note_edit(parsed.text, parsed, state.compatibility or None)
+    note = matrix.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
@@ -166,17 +164,13 @@ def render_failure(message: str) -> str:
 
 def add_figure_files(page: Page, result: PageResult, files: Files, config) -> None:
     """Register each chart's light and dark SVG as a generated file of the site."""
-    slug = page_slug(page.path)
     for index, outcome in enumerate(result.outcomes):
         for number, figure in enumerate(outcome.figures):
-            uris = []
-            for theme, svg in (("light", figure.light), ("dark", figure.dark)):
-                digest = hashlib.sha256(svg.encode()).hexdigest()[:12]
-                uri = f"figures/{slug}/{digest}-{theme}.svg"
+            uris = figure.uris(page_slug(page.path))
+            for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, content=svg))
-                uris.append(uri)
-            state.figure_uris[(page.path, index, number)] = (uris[0], uris[1])
+            state.figure_uris[(page.path, index, number)] = uris
 
 
 def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
@@ -209,19 +203,6 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     return at, at, link
 
 
-def anchors(page: Page) -> dict[tuple[int, str], str]:
-    """Stable ids for each ❌ block (contract-N) and fact (fact-N), for links to their proof."""
-    ids, contracts, facts = {}, 0, 0
-    for index, block in enumerate(page.blocks):
-        if block.bad:
-            contracts += 1
-            ids[(index, "contract")] = f"contract-{contracts}"
-        if block.fact:
-            facts += 1
-            ids[(index, "fact")] = f"fact-{facts}"
-    return ids
-
-
 def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) -> str:
     parts = [render_code(block)]
     if outcome.skipped:
@@ -232,14 +213,14 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
         parts.append(code_fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
-        parts.append(render_figure(figure.alt, uris, page, svg_size(figure.light)))
+        parts.append(render_figure(figure.alt, uris, page, figure.size))
     if block.fact:
-        fact_id = ids[(index, "fact")]
+        fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
     if block.bad:
         title = f"❌ Don't: {block.bad.headline()}"
-        pair_id = ids[(index, "contract")]
+        pair_id = ids[(index, "contract")].anchor
         body = (
             f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
             f'!!! failure "{title}"\n\n{_indent(body)}'
@@ -271,21 +252,6 @@ def render_figure(
         f"![{alt_text}]({light}#only-light){{ {attrs} }}\n"
         f"![{alt_text}]({dark}#only-dark){{ {attrs} }}"
     )
-
-
-def svg_size(svg: str) -> tuple[int, int] | None:
-    """The CSS pixel size of an SVG whose root has width/height in pt or px (as matplotlib's)."""
-    root = re.search(r"<svg\b[^>]*>", svg)
-    if root is None:
-        return None
-    sizes = []
-    for name in ("width", "height"):
-        found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0])
-        if found is None:
-            return None
-        value = float(found[1]) * (4 / 3 if found[2] == "pt" else 1)
-        sizes.append(round(value))
-    return sizes[0], sizes[1]
 
 
 def render_directive(directive: Directive, page_path: str) -> str:
@@ -347,19 +313,17 @@ def render_version_notes(page_path: str) -> str:
 
 def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
     """One table row per contract and fact of a page, and the claims' matrix ids."""
-    ids = anchors(parsed)
-    claim_ids = {(c.blocks[0], c.kind): c.id for c in matrix.claims(parsed)}
-    rows, found = [], []
-    for index, block in enumerate(parsed.blocks):
-        for kind, words in (("contract", block.bad), ("fact", block.fact)):
-            if not words:
-                continue
-            section = f" ({_cell(block.section)})" if kind == "contract" else ""
-            what = f"❌ {block.bad.headline()}{section}" if kind == "contract" else _cell(words)
-            link = f"[{ids[(index, kind)].replace('-', ' ')}]({target}#{ids[(index, kind)]})"
-            rows.append(f"| {link} | {what} |" + matrix.cells(data, claim_ids[(index, kind)]))
-            found.append(claim_ids[(index, kind)])
-    return rows, found
+    rows = []
+    claims = matrix.claims(parsed)
+    for claim in claims:
+        block = parsed.blocks[claim.blocks[0]]
+        if claim.kind == "contract":
+            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
+        else:
+            what = _cell(block.fact)
+        link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
+        rows.append(f"| {link} | {what} |{matrix.cells(data, claim.id)}")
+    return rows, [claim.id for claim in claims]
 
 
 def verified_with() -> str:

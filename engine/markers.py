@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -301,6 +301,7 @@ class Page:
     description: str = ""  # the front matter's one-sentence description
     learn: str = ""  # the front matter's `learn:` line: what a reader can do after the page
     title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
+    front_matter: str = ""  # the YAML between the front matter's fences
 
 
 def page_slug(page_path: str | Path) -> str:
@@ -313,11 +314,36 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
 
     ``line_offset`` is added to line numbers when ``text`` is the page minus its front matter.
     """
-    parser = _PageParser(page, text, line_offset, root)
-    parser.run()
-    parser.result.text = text
-    _check_pairs(parser.result)
-    return parser.result
+    source = _Source(page, text, line_offset, root)
+    result = Page(page, text=text)
+    pending: list[tuple[int, MarkerSpec, object]] = []  # block markers waiting for their block
+    section = ""  # the latest heading: the one the next block sits under
+    i = 0
+    while i < len(source.lines):
+        line = source.lines[i]
+        fence = FENCE_OPEN.match(line.rstrip("\n"))
+        marker = MARKER_LINE.match(line)
+        heading = HEADING.match(line)
+        block = None
+        if fence:
+            block, i = _fence(source, i, fence, pending)
+        elif marker:
+            block = _marker(source, i, marker, pending, result.directives)
+        elif line.strip() and pending:
+            raise _dangling(source, pending)
+        elif heading:
+            section = heading["text"]
+            if len(heading[1]) == 1 and not result.title:
+                result.title = heading["text"]
+                result.title_end = 0 if result.blocks else source.starts[i + 1]
+        if block is not None:
+            result.blocks.append(_with_markers(source, block, pending, section))
+            pending = []
+        i += 1
+    if pending:
+        raise _dangling(source, pending)
+    _check_pairs(result)
+    return result
 
 
 def _has_assert(source: str) -> bool:
@@ -344,8 +370,19 @@ def _check_pairs(page: Page) -> None:
 
 
 def _find_close(lines: list[str], i: int, fence: str) -> int | None:
-    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    return next((j for j in range(i + 1, len(lines)) if closing.match(lines[j].rstrip("\n"))), None)
+    """The line that closes the fence opened on line ``i``: the fence's character, at least as
+    many times, and nothing else. The one rule for code blocks and prose alike."""
+    for j in range(i + 1, len(lines)):
+        stripped = lines[j].strip()
+        if stripped.startswith(fence) and not stripped.strip(fence[0]):
+            return j
+    return None
+
+
+def _fence_end(lines: list[str], i: int, fence: str) -> int:
+    """The line after the fenced example opened on line ``i`` (an unclosed one runs to the end)."""
+    close = _find_close(lines, i, fence)
+    return len(lines) if close is None else close + 1
 
 
 def _strip_indent(line: str, indent: str) -> str:
@@ -369,125 +406,112 @@ def _fence_language(info: str) -> str:
     return words[0].lower() if words else ""
 
 
-class _PageParser:
+class _Source:
+    """The page being parsed, read-only: its lines, where each starts, how to name one."""
+
     def __init__(self, page: str, text: str, line_offset: int, root: Path) -> None:
-        self.page, self.text, self.offset, self.root = page, text, line_offset, root
+        self.page, self.offset, self.root = page, line_offset, root
         self.lines = text.splitlines(keepends=True)
-        self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line))
-        self.pending: list[tuple[int, MarkerSpec, object]] = []  # markers waiting for a block
-        self.section = ""
-        self.result = Page(page)
+        self.starts = line_starts(text)
 
     def error(self, index: int, message: str) -> MarkupError:
         return MarkupError(f"{self.page}:{index + 1 + self.offset}: {message}")
 
-    def run(self) -> None:
-        i = 0
-        while i < len(self.lines):
-            i = self.step(i)
-        if self.pending:
-            index, spec, _ = self.pending[0]
-            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
+    def indent(self, index: int) -> str:
+        return re.match(r"[ \t]*", self.lines[index]).group(0)
 
-    def step(self, i: int) -> int:
-        line = self.lines[i]
-        fence = FENCE_OPEN.match(line.rstrip("\n"))
-        if fence:
-            return self.fence(i, fence)
-        heading = HEADING.match(line)
-        if heading and not self.pending:
-            self.section = heading["text"]
-            if len(heading[1]) == 1 and not self.result.title:
-                self.result.title = heading["text"]
-                if not self.result.blocks:
-                    self.result.title_end = self.starts[i + 1]
-        marker = MARKER_LINE.match(line)
-        if marker:
-            self.marker(i, marker["name"], (marker["args"] or "").strip())
-            return i + 1
-        if line.strip() and self.pending:
-            index, spec, _ = self.pending[0]
-            raise self.error(index, f"marker '{spec.name}' is not followed by a code block")
-        return i + 1
-
-    def marker(self, i: int, name: str, args: str) -> None:
-        spec = MARKERS.get(name)
-        if spec is None:
-            raise self.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
-        try:
-            value = spec.parse(args)
-        except ValueError as error:
-            raise self.error(i, f"marker '{spec.name}' {error}") from None
-        if not spec.standalone:
-            self.pending.append((i, spec, value))
-        elif name == "snippet":
-            self.snippet(i, value)
-        else:
-            indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-            line = i + 1 + self.offset
-            directive = Directive(name, args, line, self.starts[i], self.starts[i + 1], indent)
-            self.result.directives.append(directive)
-
-    def fence(self, i: int, match: re.Match) -> int:
-        indent, fence, info = match["indent"], match["fence"], match["info"].strip()
-        close = _find_close(self.lines, i, fence)
-        if close is None:
-            raise self.error(i, "code fence is never closed")
-        language = _fence_language(info)
-        if language not in PYTHON_WORDS:
-            if self.pending:
-                raise self.error(
-                    self.pending[0][0],
-                    f"marker '{self.pending[0][1].name}' is before a "
-                    f"'{language or 'plain'}' fence; markers apply to python blocks only",
-                )
-            return close + 1
-        if info != "python":
-            raise self.error(
-                i,
-                f"fence info '{info}' is not allowed: write a bare ```python fence "
-                "(Sybil skips fences with attributes; use markers instead)",
-            )
-        body = [_strip_indent(line, indent) for line in self.lines[i + 1 : close]]
-        source = "".join(body)
-        self.add_block(i, close, source, self.page, i + 2 + self.offset, indent, None)
-        return close + 1
-
-    def snippet(self, i: int, name: str) -> None:
-        try:
-            rel, source = _snippet_file(self.root, self.page, name)
-        except ValueError as error:
-            raise self.error(i, str(error)) from None
-        indent = re.match(r"[ \t]*", self.lines[i]).group(0)
-        self.add_block(i, i, source, rel, 1, indent, name)
-
-    def add_block(self, i, last, source, filename, first_line, indent, snippet) -> None:
-        first = self.pending[0][0] if self.pending else i
-        block = Block(
+    def block(self, i: int, last: int, code: str, filename: str, first_line: int, **more) -> Block:
+        """The block whose fence or directive is line ``i`` and ends on line ``last``."""
+        return Block(
             page=self.page,
             line=i + 1 + self.offset,
-            source=source,
+            source=code,
             filename=filename,
             first_line=first_line,
-            start=self.starts[first],
+            start=self.starts[i],
             end=self.starts[last + 1],
-            indent=indent,
-            snippet=snippet,
-            section=self.section,
+            **more,
         )
-        for _, spec, value in self.pending:
-            setattr(block, spec.field, value)
-        self.pending = []
-        claims = (block.bad and block.bad.mode == "asserts") or block.fact
-        if claims and not _has_assert(block.source):
-            raise self.error(
-                i,
-                "a 'bad: asserts' or 'fact' block must contain assert statements that "
-                "prove what it claims",
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` starts, and where the text ends."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _dangling(source: _Source, pending: list) -> MarkupError:
+    index, spec, _ = pending[0]
+    return source.error(index, f"marker '{spec.name}' is not followed by a code block")
+
+
+def _marker(source: _Source, i: int, match: re.Match, pending: list, directives: list):
+    """A marker line: queued for the next block, a snippet's block, or a directive."""
+    name, args = match["name"], (match["args"] or "").strip()
+    spec = MARKERS.get(name)
+    if spec is None:
+        raise source.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
+    try:
+        value = spec.parse(args)
+    except ValueError as error:
+        raise source.error(i, f"marker '{spec.name}' {error}") from None
+    if not spec.standalone:
+        pending.append((i, spec, value))
+    elif name == "snippet":
+        try:
+            rel, code = _snippet_file(source.root, source.page, value)
+        except ValueError as error:
+            raise source.error(i, str(error)) from None
+        return source.block(i, i, code, rel, 1, indent=source.indent(i), snippet=value)
+    else:
+        line = i + 1 + source.offset
+        end = source.starts[i + 1]
+        directives.append(Directive(name, args, line, source.starts[i], end, source.indent(i)))
+    return None
+
+
+def _fence(source: _Source, i: int, match: re.Match, pending: list) -> tuple[Block | None, int]:
+    """The block of a python fence opened on line ``i`` (None for another language), and the
+    index of its closing line."""
+    indent, fence, info = match["indent"], match["fence"], match["info"].strip()
+    close = _find_close(source.lines, i, fence)
+    if close is None:
+        raise source.error(i, "code fence is never closed")
+    language = _fence_language(info)
+    if language not in PYTHON_WORDS:
+        if pending:
+            raise source.error(
+                pending[0][0],
+                f"marker '{pending[0][1].name}' is before a "
+                f"'{language or 'plain'}' fence; markers apply to python blocks only",
             )
-        self.result.blocks.append(block)
+        return None, close
+    if info != "python":
+        raise source.error(
+            i,
+            f"fence info '{info}' is not allowed: write a bare ```python fence "
+            "(Sybil skips fences with attributes; use markers instead)",
+        )
+    code = "".join(_strip_indent(line, indent) for line in source.lines[i + 1 : close])
+    return source.block(i, close, code, source.page, i + 2 + source.offset, indent=indent), close
+
+
+def _with_markers(source: _Source, block: Block, pending: list, section: str) -> Block:
+    """``block`` with its markers applied (its span starts at the first) and its section."""
+    if pending:
+        block.start = source.starts[pending[0][0]]
+    block.section = section
+    for _, spec, value in pending:
+        setattr(block, spec.field, value)
+    claims = (block.bad and block.bad.mode == "asserts") or block.fact
+    if claims and not _has_assert(block.source):
+        raise MarkupError(
+            f"{block.where}: a 'bad: asserts' or 'fact' block must contain assert statements "
+            "that prove what it claims"
+        )
+    return block
 
 
 # ---------------------------------------------------------------- the page as a tree of boxes
@@ -502,9 +526,6 @@ LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
 LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
 
 
-PROSE_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})")
-
-
 @dataclass
 class Node:
     """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
@@ -517,8 +538,23 @@ class Node:
     title: str = ""
     children: list[Node] = field(default_factory=list)
 
+    @property
+    def collapsible(self) -> bool:
+        return self.box.startswith("???")
+
+    @property
+    def is_tab(self) -> bool:
+        return self.box == "==="
+
+    def block_indexes(self) -> Iterator[int]:
+        """The blocks in this piece, in page order."""
+        if self.kind == "block":
+            yield self.index
+        for child in self.children:
+            yield from child.block_indexes()
+
     def has_blocks(self) -> bool:
-        return self.kind == "block" or any(child.has_blocks() for child in self.children)
+        return next(self.block_indexes(), None) is not None
 
 
 def outline(page: Page, drop_title: bool = False) -> list[Node]:
@@ -546,37 +582,16 @@ def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
 def _outline(lines: list[str]) -> list[Node]:
     """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
     nodes: list[Node] = []
-    run: list[str] = []
-    fence = None
     i = 0
-
-    def close_run() -> None:
-        if run:
-            nodes.append(Node("text", lines=list(run)))
-            run.clear()
-
     while i < len(lines):
         line = lines[i]
-        if fence:
-            run.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            i += 1
-            continue
-        opened = PROSE_FENCE.match(line.lstrip())
+        opened = FENCE_OPEN.match(line)
         box = ADMONITION.match(line) or TAB.match(line)
         placeholder = PLACEHOLDER.match(line)
-        if opened and not placeholder:
-            fence = opened["fence"]
-            run.append(line)
-            i += 1
-        elif placeholder:
-            close_run()
+        if placeholder:
             nodes.append(Node("block", index=int(placeholder["index"])))
             i += 1
         elif box:
-            close_run()
             body, i = _box_body(lines, i + 1)
             kind = box.groupdict().get("kind") or "==="
             nodes.append(
@@ -588,10 +603,13 @@ def _outline(lines: list[str]) -> list[Node]:
                     children=_outline(body),
                 )
             )
-        else:
-            run.append(line)
-            i += 1
-    close_run()
+        else:  # prose; a fenced example joins the run whole, whatever its lines look like
+            end = _fence_end(lines, i, opened["fence"]) if opened else i + 1
+            if nodes and nodes[-1].kind == "text":
+                nodes[-1].lines += lines[i:end]
+            else:
+                nodes.append(Node("text", lines=lines[i:end]))
+            i = end
     return nodes
 
 
@@ -610,23 +628,21 @@ def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
     return body, i
 
 
-def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
+def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
     ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
-    untouched. ``on_heading(text)`` sees each heading."""
-    out, fence = [], None
-    for line in lines:
-        stripped = line.strip()
-        if fence:  # inside a fenced example: copy it untouched
-            out.append(line)
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
+    untouched."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        opened = FENCE_OPEN.match(line)
+        if opened:  # a fenced example: copied untouched
+            end = _fence_end(lines, i, opened["fence"])
+            out += lines[i:end]
+            i = end
             continue
-        opened = PROSE_FENCE.match(stripped)
-        if opened:
-            fence = opened["fence"]
-            out.append(line)
-            continue
+        i += 1
         marker = MARKER_LINE.match(line)
         if marker:
             out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
@@ -634,8 +650,6 @@ def prose_lines(lines: list[str], on_marker, on_heading, link) -> list[str]:
         heading = HEADING_ATTRS.match(line)
         if heading:
             line = heading[1]
-        if line.startswith("#"):
-            on_heading(line.lstrip("#").strip())
         line = LINK_ATTRS.sub("", line)
         out.append(LINK.sub(lambda m: link(m["target"]), line))
     return out
@@ -669,11 +683,21 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     text = (root / page).read_text(encoding="utf-8")
     body, offset = split_front_matter(text)
     parsed = parse_page(page, body, offset, root)
-    front = text[: len(text) - len(body)]
+    front = FRONT_MATTER.match(text)
+    parsed.front_matter = front[1] if front else ""
     parsed.description, parsed.learn = (
-        _front_field(front, name) for name in ("description", "learn")
+        _front_field(parsed.front_matter, name) for name in ("description", "learn")
     )
     return parsed
+
+
+def read_pages(paths: list[str], root: Path = ROOT) -> list[Page]:
+    """The pages at ``paths`` (relative to the working directory), or every page in docs/."""
+    if paths:
+        found = [Path(p).resolve().relative_to(root).as_posix() for p in paths]
+    else:
+        found = sorted(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))
+    return [read_page(path, root) for path in found]
 
 
 def _front_field(front_matter: str, name: str) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.markers import ROOT, Page
+from engine.markers import ROOT, Page, read_pages
 
 DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"
@@ -45,6 +45,7 @@ class Claim:
     id: str
     kind: str  # "contract" or "fact"
     blocks: tuple[int, ...]  # the ❌ and ✅ blocks of a contract; a fact's own block
+    anchor: str  # its element id on the page: contract-N or fact-N, counted per kind
 
 
 def _normalized(source: str) -> str:
@@ -52,9 +53,9 @@ def _normalized(source: str) -> str:
 
 
 def claims(page: Page) -> list[Claim]:
-    """Every contract and fact on the page, in page order, with its stable id."""
+    """Every contract and fact on the page, in page order, with its stable id and its anchor."""
     stem = page.path.removeprefix("docs/").removesuffix(".md")
-    found, seen = [], Counter()
+    found, seen, counts = [], Counter(), Counter()
     for index, block in enumerate(page.blocks):
         kinds = [("contract", (index, index + 1))] if block.bad else []
         kinds += [("fact", (index,))] if block.fact else []
@@ -62,8 +63,15 @@ def claims(page: Page) -> list[Claim]:
             code = "\n".join(_normalized(page.blocks[i].source) for i in indexes)
             base = f"{stem}/{kind}-{hashlib.sha256(code.encode()).hexdigest()[:8]}"
             seen[base] += 1  # the same code twice on a page: number the repeats
-            found.append(Claim(base if seen[base] == 1 else f"{base}-{seen[base]}", kind, indexes))
+            counts[kind] += 1
+            claim_id = base if seen[base] == 1 else f"{base}-{seen[base]}"
+            found.append(Claim(claim_id, kind, indexes, f"{kind}-{counts[kind]}"))
     return found
+
+
+def by_block(page: Page) -> dict[tuple[int, str], Claim]:
+    """The page's claims by (the index of their first block, kind)."""
+    return {(claim.blocks[0], claim.kind): claim for claim in claims(page)}
 
 
 # ---------------------------------------------------------------- recording a release
@@ -331,22 +339,21 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     )
 
 
-def page_note_edit(markdown: str, page: Page, data: dict | None) -> tuple[int, int, str] | None:
+def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
     """An edit that puts the page note on the line after the H1 of course and track pages."""
-    if not page.path.startswith(("docs/course/", "docs/track/")):
+    if not page.path.startswith(("docs/course/", "docs/track/")) or not page.title_end:
         return None
     note = page_note(page, data, page.path)
-    title = re.search(r"^# .*\n", markdown, re.MULTILINE)
-    if not note or title is None:
+    if not note:
         return None
-    return title.end(), title.end(), f"\n{note}\n{{: .jd-compat }}\n"
+    return page.title_end, page.title_end, f"\n{note}\n{{: .jd-compat }}\n"
 
 
 # ---------------------------------------------------------------- command line
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.drift import DRIFT_CACHE, all_pages, pinned_versions
+    from engine.drift import DRIFT_CACHE, pinned_versions
 
     parser = argparse.ArgumentParser(prog="python -m engine.matrix", description=__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
@@ -363,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.uninstallable:
         save(uninstallable(args.uninstallable), args.data, args.new)
         return 0
-    entry = record(args.record, all_pages([]), args.cache_dir)
+    entry = record(args.record, read_pages([]), args.cache_dir)
     save(entry, args.data, args.new)
     counts = Counter(v["verdict"] for v in entry["verdicts"].values())
     print(

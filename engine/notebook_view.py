@@ -19,17 +19,18 @@ import hashlib
 import html
 import importlib.metadata
 import json
-import os
 import posixpath
 import re
 from pathlib import Path
 
+import nbformat
 import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.markers import FRONT_MATTER, Page, page_slug
+from engine.build import write_if_changed
+from engine.markers import Page, page_slug
 from engine.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key
@@ -42,9 +43,8 @@ VERSIONS = " ".join(importlib.metadata.version(name) for name in RENDERERS).enco
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
-def front_matter(page_path: str, root: Path) -> dict:
-    found = FRONT_MATTER.match((root / page_path).read_text(encoding="utf-8"))
-    return (yaml.safe_load(found[1]) if found else None) or {}
+def front_matter(page: Page) -> dict:
+    return yaml.safe_load(page.front_matter) or {}
 
 
 def view_uri(page_path: str) -> str:
@@ -55,7 +55,7 @@ def view_uri(page_path: str) -> str:
 
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
-    meta = front_matter(page.path, root)
+    meta = front_matter(page)
     if not meta.get(OPT_IN):
         return
     uri = view_uri(page.path)
@@ -76,7 +76,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
         },
     )
     path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
-    _write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
+    write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
     files.append(
         File.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
     )
@@ -102,13 +102,8 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     links = f"[Back to the page](../) · [Download this notebook]({download})"
     stylesheet = f'<link rel="stylesheet" href="{posixpath.relpath(STYLESHEET, here)}">'
     view["cells"][1:1] = [
-        {"cell_type": "markdown", "id": "view-links", "metadata": {}, "source": links},
-        {
-            "cell_type": "raw",
-            "id": "view-style",
-            "metadata": {"format": "text/html"},
-            "source": stylesheet,
-        },
+        nbformat.v4.new_markdown_cell(links, id="view-links"),
+        nbformat.v4.new_raw_cell(stylesheet, id="view-style", metadata={"format": "text/html"}),
     ]
     return view
 
@@ -116,14 +111,9 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
 def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
-    width, height = (
-        round(float(v) * 4 / 3)
-        for v in re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure.light).groups()
-    )
+    width, height = figure.size
     images = []
-    for theme in ("light", "dark"):
-        digest = hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
-        uri = f"figures/{slug}/{digest}-{theme}.svg"
+    for theme, uri in zip(("light", "dark"), figure.uris(slug), strict=True):
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(
@@ -165,7 +155,7 @@ def on_pre_page(page, config, files):
         if cached.get("key") != key:
             convert(config, files)
             cached = {"key": key, "content": self.content, "toc": _tokens(self.toc.items)}
-            _write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
+            write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
         self.content, self.toc = cached["content"], get_toc(cached["toc"])
 
     page.render = render.__get__(page)
@@ -186,13 +176,3 @@ def on_page_content(content: str, page, config, files) -> str:
     if is_view(page):
         return INLINE_STYLE.sub("", content)
     return content
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    """Leave an unchanged view alone, and replace a changed one atomically (builds may overlap)."""
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)

@@ -38,6 +38,7 @@ from engine.markers import (
     Block,
     Node,
     Page,
+    code_fence,
     is_absolute_url,
     outline,
     prose_lines,
@@ -85,92 +86,106 @@ def page_url(page_path: str) -> str:
 # ---------------------------------------------------------------- the notebook
 
 
-class _Writer:
-    def __init__(self, page: Page, outcomes, site_url: str) -> None:
-        self.page, self.outcomes = page, outcomes
-        self.site = site_url.rstrip("/") + "/" if site_url else ""
-        self.cells: list[dict] = []
-        self.buffer: list[str] = []
-        self.appendix: list[tuple[str, Node]] = []
-        self.section = ""
+# The notebook is first a list of parts: Markdown text (consecutive texts share a cell), code
+# cells, and CELL_BREAK, which ends a Markdown cell early.
+CELL_BREAK = None
 
-    # -- cells
 
-    def markdown(self, text: str) -> None:
-        self.buffer.append(text.strip("\n"))
+def _code_cell(source: str, metadata: dict | None = None, outputs=None):
+    cell = nbformat.v4.new_code_cell(source.rstrip("\n"), metadata=metadata or {})
+    cell.outputs = outputs or []
+    return cell
 
-    def flush(self) -> None:
-        text = "\n\n".join(part for part in self.buffer if part.strip()).strip()
-        self.buffer = []
+
+def _as_solution(part):
+    """Tag a reference solution's code cell: the notebook view folds it, as the page does."""
+    if isinstance(part, str) or part is CELL_BREAK or part.cell_type != "code":
+        return part
+    part.metadata.setdefault("tags", []).append("solution")
+    return part
+
+
+def _cells(parts: list) -> list:
+    """The notebook's cells: runs of Markdown parts joined into one cell each."""
+    cells, texts = [], []
+    for part in [*parts, CELL_BREAK]:
+        if isinstance(part, str):
+            texts.append(part.strip("\n"))
+            continue
+        text = "\n\n".join(t for t in texts if t.strip()).strip()
+        texts = []
         if text:
-            self.cells.append(nbformat.v4.new_markdown_cell(text))
+            cells.append(nbformat.v4.new_markdown_cell(text))
+        if part is not CELL_BREAK:
+            cells.append(part)
+    return cells
 
-    def code(self, source: str, metadata: dict | None = None, outputs=None) -> None:
-        self.flush()
-        cell = nbformat.v4.new_code_cell(source.rstrip("\n"), metadata=metadata or {})
-        cell.outputs = outputs or []
-        self.cells.append(cell)
 
-    # -- nodes
+def _is_appendix(node: Node) -> bool:
+    return node.collapsible and node.title.startswith(APPENDIX_TITLE) and node.has_blocks()
 
-    def render(self, nodes: list[Node]) -> None:
-        for node in nodes:
-            if node.kind == "text":
-                self.markdown(self.prose(node.lines))
-            elif node.kind == "block":
-                self.block(self.page.blocks[node.index], node.index)
-            elif (
-                node.box.startswith("???")
-                and node.title.startswith(APPENDIX_TITLE)
-                and (node.has_blocks())
-            ):
-                self.appendix.append((self.section, node))
-                self.markdown(f"*{node.title}: in the appendix at the end of this notebook.*")
-            elif not node.has_blocks():
-                self.markdown(_box_markdown(node, self.prose))
-            else:  # a box holding code: its code cells cannot be folded, so show it open
-                self.markdown(f"**{node.title or node.box_type.capitalize()}**")
-                self.render(node.children)
 
-    def block(self, block: Block, index: int) -> None:
-        if block.bad:
-            self.markdown(f"❌ **Don't:** {block.bad.cell_note()}")
-        elif block.good:
-            self.markdown("✅ **Do instead:**")
-        source = _runnable(block)
-        if block.skip:
-            self.markdown(f"```python\n{source.rstrip()}\n```\n\n*Not run: {block.skip}*")
-            return
-        if block.snippet:
-            source = f"# {block.filename}\n{source}"
-        metadata: dict = {}
-        if block.bad and block.bad.mode == "raises":
-            metadata["tags"] = ["raises-exception"]
-        if block.bad:
-            metadata["jitdocs"] = {"bad": block.bad.describe()}
-        if block.collapse_code:
-            metadata["jupyter"] = {"source_hidden": True}
-        outcome = self.outcomes[index] if self.outcomes else None
-        self.code(source, metadata, _outputs(outcome) if outcome else [])
-        if block.fact:
-            self.markdown(f"✔ *Checked on every build:* {block.fact}")
+def _appendix(nodes: list[Node]):
+    """The collapsed solution boxes, wherever they sit, in page order."""
+    for node in nodes:
+        if _is_appendix(node):
+            yield node
+        if node.kind == "box" and node.has_blocks():
+            yield from _appendix(node.children)
 
-    # -- prose
 
-    def prose(self, lines: list[str]) -> str:
-        link = partial(site_link, self.site, self.page.path)
-        return "\n".join(prose_lines(lines, self.marker, self.heading, link))
+def _render(nodes: list[Node], page: Page, outcomes, prose) -> list:
+    parts: list = []
+    for node in nodes:
+        if node.kind == "text":
+            parts.append(prose(node.lines))
+        elif node.kind == "block":
+            outcome = outcomes[node.index] if outcomes else None
+            parts += _block(page.blocks[node.index], outcome)
+        elif _is_appendix(node):
+            parts.append(f"*{node.title}: in the appendix at the end of this notebook.*")
+        elif not node.has_blocks():
+            parts.append(_box_markdown(node, prose))
+        else:  # a box holding code: its code cells cannot be folded, so show it open
+            parts.append(f"**{node.title or node.box_type.capitalize()}**")
+            parts += _render(node.children, page, outcomes, prose)
+    return parts
 
-    def marker(self, name: str, args: str) -> str:
+
+def _block(block: Block, outcome: Outcome | None) -> list:
+    parts: list = []
+    if block.bad:
+        parts.append(f"❌ **Don't:** {block.bad.cell_note()}")
+    elif block.good:
+        parts.append("✅ **Do instead:**")
+    source = _runnable(block)
+    if block.skip:
+        return [*parts, f"{code_fence('python', source)}\n\n*Not run: {block.skip}*"]
+    if block.snippet:
+        source = f"# {block.filename}\n{source}"
+    metadata: dict = {}
+    if block.bad and block.bad.mode == "raises":
+        metadata["tags"] = ["raises-exception"]
+    if block.bad:
+        metadata["jitdocs"] = {"bad": block.bad.describe()}
+    if block.collapse_code:
+        metadata["jupyter"] = {"source_hidden": True}
+    parts.append(_code_cell(source, metadata, _outputs(outcome) if outcome else []))
+    if block.fact:
+        parts.append(f"✔ *Checked on every build:* {block.fact}")
+    return parts
+
+
+def _prose(lines: list[str], site: str, page_path: str) -> str:
+    def marker(name: str, args: str) -> str:
         if name == "badge":
             badge = BADGES[args]
             return f"{badge.emphasis}{badge.label}.{badge.emphasis}"
         if name == "version-notes":
-            return f"*The table of version notes is on [the site]({self.site}).*"
+            return f"*The table of version notes is on [the site]({site}).*"
         return ""
 
-    def heading(self, text: str) -> None:
-        self.section = text
+    return "\n".join(prose_lines(lines, marker, partial(site_link, site, page_path)))
 
 
 def _box_markdown(node: Node, prose) -> str:
@@ -179,9 +194,9 @@ def _box_markdown(node: Node, prose) -> str:
         _box_markdown(c, prose) if c.kind == "box" else prose(c.lines) for c in node.children
     ).strip()
     title = node.title or node.box_type.capitalize()
-    if node.box.startswith("???"):
+    if node.collapsible:
         return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
-    if node.box == "===":
+    if node.is_tab:
         return f"**{title}**\n\n{inner}"
     quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
     return f"> **{title}**\n>\n{quoted}"
@@ -202,34 +217,34 @@ def page_to_notebook(
     """
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
-    writer = _Writer(page, outcomes, site_url)
-    writer.markdown(_title_cell(page, environment or {}, writer))
-    writer.code(_setup_source(files or {}), {"tags": ["setup"]})
-    writer.render(outline(page, drop_title=True))  # the title cell above already says it
-    if writer.appendix:
-        writer.flush()
-        writer.markdown(
+    site = site_url.rstrip("/") + "/" if site_url else ""
+    prose = partial(_prose, site=site, page_path=page.path)
+    nodes = outline(page, drop_title=True)  # the title cell already says it
+    parts = [
+        _title_cell(page, environment or {}, site),
+        _code_cell(_setup_source(files or {}), {"tags": ["setup"]}),
+        *_render(nodes, page, outcomes, prose),
+    ]
+    solutions = list(_appendix(nodes))
+    if solutions:
+        parts += [
+            CELL_BREAK,
             "## Appendix: reference solutions\n\nRunning these cells replaces your own "
-            "definitions with the reference ones, so try the exercises first."
-        )
-        writer.flush()
-        first_solution = len(writer.cells)
-        for section, node in writer.appendix:
-            writer.markdown(f"### {section}: {node.title.lower()}")
-            writer.render(node.children)
-        writer.flush()
-        for cell in writer.cells[first_solution:]:
-            if cell.cell_type == "code":  # the notebook view folds these, as the page does
-                cell.metadata.setdefault("tags", []).append("solution")
-    writer.flush()
-    for number, cell in enumerate(writer.cells, start=1):
+            "definitions with the reference ones, so try the exercises first.",
+        ]
+    for node in solutions:
+        section = page.blocks[next(node.block_indexes())].section
+        parts.append(f"### {section}: {node.title.lower()}")
+        parts += [_as_solution(part) for part in _render(node.children, page, outcomes, prose)]
+    cells = _cells(parts)
+    for number, cell in enumerate(cells, start=1):
         cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
     metadata = {
         "kernelspec": dict(KERNELSPEC),
         "language_info": {"name": "python"},
         "jitdocs": {"page": page.path, "environment": environment or {}},
     }
-    notebook = nbformat.v4.new_notebook(cells=writer.cells, metadata=metadata)
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata=metadata)
     nbformat.validate(notebook)
     return notebook
 
@@ -260,13 +275,11 @@ def dumps(notebook: dict) -> str:
 # ---------------------------------------------------------------- helpers
 
 
-def _title_cell(page: Page, environment: dict, writer: _Writer) -> str:
+def _title_cell(page: Page, environment: dict, site: str) -> str:
     lines = [f"# {page.title}"]
     if page.description:
         lines.append(f"*{page.description}*")
-    where = (
-        f"[this page of the site]({writer.site}{page_url(page.path)})" if writer.site else "a page"
-    )
+    where = f"[this page of the site]({site}{page_url(page.path)})" if site else "a page"
     made = (
         f"with JAX {environment['jax']} (jaxlib {environment['jaxlib']}), Python "
         f"{environment['python']}, on {environment['device']}"

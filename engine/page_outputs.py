@@ -6,10 +6,9 @@ python -m engine.page_outputs docs/course/why-compile.md [--fresh]
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from engine.build import PageFailure, execute_pages
-from engine.markers import ROOT, MarkupError, read_page
+from engine.markers import MarkupError, read_pages
 
 
 def main(argv: list[str]) -> int:
@@ -18,7 +17,7 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        pages = [read_page(Path(path).resolve().relative_to(ROOT).as_posix()) for path in paths]
+        pages = read_pages(paths)
         results = execute_pages(pages, fresh="--fresh" in argv, report=print)
     except (MarkupError, PageFailure) as error:
         print(f"error: {error}", file=sys.stderr)

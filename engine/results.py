@@ -9,17 +9,25 @@ older cache entries still load).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 
 class _Record:
+    LISTS: ClassVar[dict[str, type]] = {}  # fields that hold a list of records: name -> class
+
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict):
         known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        record = cls(**{k: v for k, v in data.items() if k in known})
+        for name, kind in cls.LISTS.items():
+            setattr(record, name, [kind.from_dict(item) for item in data.get(name, [])])
+        return record
 
 
 @dataclass
@@ -27,6 +35,29 @@ class Figure(_Record):
     alt: str
     light: str  # SVG text
     dark: str
+
+    def uris(self, slug: str) -> tuple[str, str]:
+        """The site paths of the light and the dark SVG, named by their content."""
+        return tuple(
+            f"figures/{slug}/{hashlib.sha256(svg.encode()).hexdigest()[:12]}-{theme}.svg"
+            for theme, svg in (("light", self.light), ("dark", self.dark))
+        )
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """The CSS pixel size of the SVG, when its root has width/height in pt or px (as
+        matplotlib's has)."""
+        root = re.search(r"<svg\b[^>]*>", self.light)
+        if root is None:
+            return None
+        sizes = []
+        for name in ("width", "height"):
+            found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0])
+            if found is None:
+                return None
+            value = float(found[1]) * (4 / 3 if found[2] == "pt" else 1)
+            sizes.append(round(value))
+        return sizes[0], sizes[1]
 
 
 @dataclass
@@ -40,6 +71,7 @@ class Outcome(_Record):
     seconds: float = 0.0
     skipped: bool = False
     timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
+    LISTS: ClassVar[dict[str, type]] = {"figures": Figure}
 
     @property
     def error(self) -> str:
@@ -47,12 +79,6 @@ class Outcome(_Record):
         if not self.error_type:
             return ""
         return f"{self.error_type}: {self.error_message}" if self.error_message else self.error_type
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Outcome:
-        outcome = super().from_dict(data)
-        outcome.figures = [Figure.from_dict(f) for f in data.get("figures", [])]
-        return outcome
 
 
 # Failure kinds. Drift sorts on these; the wording of ``message`` is free to change.
@@ -90,9 +116,4 @@ class PageResult(_Record):
     environment: dict
     cached: bool = False
     seconds: float = 0.0
-
-    @classmethod
-    def from_dict(cls, data: dict) -> PageResult:
-        result = super().from_dict(data)
-        result.outcomes = [Outcome.from_dict(o) for o in data["outcomes"]]
-        return result
+    LISTS: ClassVar[dict[str, type]] = {"outcomes": Outcome}

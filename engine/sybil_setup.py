@@ -13,7 +13,7 @@ import pytest
 from sybil import Document, Region, Sybil
 
 from engine.execute import BlockFailure, execute_block, new_namespace, restore_state, snapshot_state
-from engine.markers import ROOT, parse_page, split_front_matter
+from engine.markers import ROOT, line_starts, parse_page, split_front_matter
 
 STATE_KEY = "__jitdocs_state__"
 
@@ -22,19 +22,11 @@ def parse_blocks(document: Document):
     body, offset = split_front_matter(document.text)
     shift = len(document.text) - len(body)
     page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
-    line_starts = _line_starts(document.text)
+    starts = line_starts(document.text)
     for block in page.blocks:
         # The test id names the line the failure message names: the fence's (or directive's).
-        start = max(block.start + shift, line_starts[block.line - 1])
+        start = max(block.start + shift, starts[block.line - 1])
         yield Region(start, block.end + shift, parsed=block, evaluator=evaluate)
-
-
-def _line_starts(text: str) -> list[int]:
-    starts, position = [], 0
-    for line in text.splitlines(keepends=True):
-        starts.append(position)
-        position += len(line)
-    return starts
 
 
 def evaluate(example) -> None:

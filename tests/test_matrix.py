@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from engine import build, drift, matrix
-from engine.markers import ROOT, parse_page
+from engine.markers import ROOT, parse_page, read_pages
 
 PINNED = drift.pinned_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
@@ -99,7 +99,7 @@ def test_a_repeated_block_gets_its_own_id():
 
 def test_the_committed_data_matches_the_pages():
     data = matrix.load(ROOT / matrix.DATA)
-    assert matrix.stale(drift.all_pages([]), data) == [], RERUN_HINT
+    assert matrix.stale(read_pages([]), data) == [], RERUN_HINT
 
 
 def test_guard_fails_when_a_contract_is_added_or_removed():
@@ -151,7 +151,7 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
 def test_the_pinned_column_agrees_with_the_live_build():
     data = matrix.load(ROOT / matrix.DATA)
     (pinned,) = [r for r in matrix.tested(data) if r["jax"] == PINNED]
-    pages = drift.all_pages([])
+    pages = read_pages([])
     live = build.execute_pages(pages, report=lambda line: None)  # the docs build's own cache
     for p in pages:
         for claim_id, found in matrix.verdicts(p, [], live[p.path].outcomes).items():
@@ -242,9 +242,10 @@ def test_page_note_says_which_claims_hold_where(demo_data):
     assert matrix.page_note(demo, data, demo.path).startswith(
         f"Every claim on this page holds on {span} "
     )
-    start, end, text = matrix.page_note_edit("# Demo\n\nprose\n", demo, data)
+    start, end, text = matrix.page_note_edit(demo, data)
     assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
-    assert matrix.page_note_edit("# Demo\n", page("# x\n", "docs/practice/x.md"), data) is None
+    assert matrix.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
+    assert matrix.page_note_edit(page("No title here.\n"), data) is None
 
 
 def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():

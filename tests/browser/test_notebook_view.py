@@ -20,12 +20,13 @@ import pytest
 from served_site import ROOT, page_urls
 from test_pages import Tags, html_file, site_config
 
+from engine.markers import read_page
 from engine.notebook_view import OPT_IN, front_matter, view_uri
 
 SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
 CHART_VIEW = "course/why-compile/notebook/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
-VIEWS = [p for p in PAGES if front_matter(p, ROOT).get(OPT_IN)]  # pages that ask for a view
+VIEWS = [p for p in PAGES if front_matter(read_page(p)).get(OPT_IN)]  # pages that ask for a view
 
 
 def view_url(page_path: str) -> str:
