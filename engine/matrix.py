@@ -273,7 +273,11 @@ def status(data: dict | None, claim_ids: list[str]) -> str:
 
 
 def any_broken(data: dict | None, claim_ids: list[str]) -> bool:
-    return any(what.startswith(BROKEN) for what in not_holding(data, claim_ids))
+    return any(
+        (verdict(data, release, claim_id) or {}).get("verdict") == BROKEN
+        for release in tested(data)
+        for claim_id in claim_ids
+    )
 
 
 def _code_spans(text: str) -> str:

@@ -197,6 +197,8 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     assert cells.index(helper_cell) > cells.index(
         next(c for c in cells if c["source"].startswith("## Appendix"))
     )
+    solutions = [c["source"] for c in code if "solution" in c["metadata"].get("tags", [])]
+    assert solutions == [helper_cell["source"], "print(helper())"]  # the notebook view folds them
     assert any(c["source"] == "print(value * 2)" for c in code)  # the doctest, without prompts
     assert next(c for c in code if "count_compiles" in c["source"] and c is not code[0])[
         "metadata"

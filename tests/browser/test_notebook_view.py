@@ -55,6 +55,14 @@ def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
     assert download and (site_dir / page_url(page_path).rstrip("/")).with_suffix(".ipynb").is_file()
 
 
+def test_the_workbook_view_folds_its_reference_solutions_as_the_page_does(site_dir):
+    view = html_file(site_dir, view_url("docs/practice/exercises.md")).read_text(encoding="utf-8")
+    folded = view.split('<details class="success"><summary>Reference solution')[1:]
+    inside = [part.split("</details>")[0].count("celltag_solution") for part in folded]
+    assert folded and all(inside)
+    assert sum(inside) == view.count("celltag_solution")  # no solution cell left unfolded
+
+
 @pytest.mark.parametrize("page_path", VIEWS)
 def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_property):
     view = html_file(site_dir, view_url(page_path))
