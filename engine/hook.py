@@ -10,6 +10,7 @@ import html
 import logging
 import os
 import posixpath
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +51,8 @@ class BuildState:
     notebook_uris: dict[str, str] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
-    compatibility: dict = field(
-        default_factory=dict
-    )  # docs/data/compatibility.json (nox -s matrix)
+    # docs/data/compatibility.json (nox -s matrix)
+    compatibility: dict = field(default_factory=dict)
 
 
 # mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
@@ -134,7 +134,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view from its cache
-on_page_content = notebook_view.on_page_content  # tidies the notebook views' HTML
+
+
+def on_page_content(content: str, page, config, files) -> str:
+    return unwrap_plain_tokens(notebook_view.on_page_content(content, page, config, files))
 
 
 # ---------------------------------------------------------------- transforms
@@ -143,9 +146,7 @@ on_page_content = notebook_view.on_page_content  # tidies the notebook views' HT
 def add_robots_txt(files: Files, config) -> None:
     """robots.txt names the sitemap by its full address, so it follows ``site_url``."""
     site_url = (config.get("site_url") or "").rstrip("/")
-    lines = ["User-agent: *", "Allow: /"] + (
-        [f"Sitemap: {site_url}/sitemap.xml"] if site_url else []
-    )
+    lines = ["User-agent: *", "Allow: /"] + [f"Sitemap: {site_url}/sitemap.xml"] * bool(site_url)
     files.append(File.generated(config, "robots.txt", content="\n".join(lines) + "\n"))
 
 
@@ -178,13 +179,8 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     the outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
         return
-    notebook = build_notebook(
-        page,
-        outcomes=result.outcomes,
-        environment=result.environment,
-        site_url=config.get("site_url") or "",
-        root=root,
-    )
+    outputs = {"outcomes": result.outcomes, "environment": result.environment}
+    notebook = build_notebook(page, **outputs, site_url=config.get("site_url") or "", root=root)
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
     state.notebook_uris[page.path] = uri
@@ -328,24 +324,36 @@ def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str],
 
 def verified_with() -> str:
     """One sentence for the JAX the build itself ran every page with."""
-    versions = sorted({r.environment["jax"] for r in state.results.values() if r.environment})
-    if not versions:
+    env = build_environment()
+    if not env:
         return "This build ran no page."
     return (
-        f"This build checked every claim below by running its page with JAX "
-        f"{', '.join(versions)}. Open a page to see each claim, the section it comes from, "
+        f"This build checked every claim below by running its page with JAX {env['jax']}. "
+        "Open a page to see each claim, the section it comes from, "
         "a link to the code that proves it and its verdict on each release tested."
     )
+
+
+# Pygments' name and whitespace tokens look like plain code text (tests/test_engine.py checks
+# Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
+PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
+
+
+def unwrap_plain_tokens(content: str) -> str:
+    return PLAIN_TOKEN.sub(r"\1", content)
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def build_environment() -> dict:
+    """Where this build ran its pages (the cache key holds the versions, so they all agree)."""
+    return next((r.environment for r in state.results.values() if r.environment), {})
+
+
 def render_provenance(result: PageResult) -> str:
-    env = result.environment or next(
-        (r.environment for r in state.results.values() if r.environment), {}
-    )
+    env = result.environment or build_environment()
     if not env:
         return ""
     what = "Outputs on this page were produced" if result.outcomes else "This site was built"

@@ -6,6 +6,7 @@ import json
 import logging
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -435,3 +436,22 @@ def test_a_failing_page_message_says_does_not_hold_without_guessing(tmp_path):
     message = str(caught.value)
     assert "the fact 'two beats three' does not hold" in message
     assert "JAX" not in message.split("\n")[0]  # a brand-new claim is not blamed on JAX
+
+
+def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
+    from engine.hook import unwrap_plain_tokens
+
+    name, space = '<span class="n">x</span>', '<span class="w"> </span>'
+    styled = '<span class="o">=</span><span class="nb">len</span>'
+    assert unwrap_plain_tokens(name + space + styled) == "x " + styled
+
+
+def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
+    """Unwrapping name and whitespace tokens changes nothing on screen only while this holds."""
+    import material
+
+    themes = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
+    sheets = [*themes.glob("*.min.css"), *(ROOT / "docs" / "assets").glob("*.css")]
+    css = "\n".join(sheet.read_text(encoding="utf-8") for sheet in sheets)
+    assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
+    assert not re.search(r"\.highlight [^{}]*\.[nw][\s,{:)]", css.replace(".highlight .n{", "{"))
