@@ -33,7 +33,7 @@ timings = {}
 timings["ripple", "eager"], timings["ripple", "jit"] = side_by_side(ripple, ripple_jit, wave)
 
 # Claim 1, checked with retries: on the chain, jit wins by a wide margin. 2x is under half the
-# worst of 15 `nox -s stress` runs (5.9x, idle: there eager dispatch overlaps best).
+# worst of 15 `nox -s stress` runs (5.9x, on the idle machine; the loaded runs measured more).
 chain_gain = assert_faster(
     ripple_jit, ripple, wave, min_ratio=2, runs=9, label="eager / jit, 60-op chain"
 )
