@@ -51,8 +51,7 @@ class BuildState:
     notebook_uris: dict[str, str] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
-    # docs/data/compatibility.json (nox -s matrix)
-    compatibility: dict = field(default_factory=dict)
+    compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
 
 
 # mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
@@ -146,7 +145,8 @@ def on_page_content(content: str, page, config, files) -> str:
 def add_robots_txt(files: Files, config) -> None:
     """robots.txt names the sitemap by its full address, so it follows ``site_url``."""
     site_url = (config.get("site_url") or "").rstrip("/")
-    lines = ["User-agent: *", "Allow: /"] + [f"Sitemap: {site_url}/sitemap.xml"] * bool(site_url)
+    sitemap = [f"Sitemap: {site_url}/sitemap.xml"] if site_url else []
+    lines = ["User-agent: *", "Allow: /", *sitemap]
     files.append(File.generated(config, "robots.txt", content="\n".join(lines) + "\n"))
 
 
@@ -179,8 +179,10 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     the outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
         return
-    outputs = {"outcomes": result.outcomes, "environment": result.environment}
-    notebook = build_notebook(page, **outputs, site_url=config.get("site_url") or "", root=root)
+    site_url = config.get("site_url") or ""
+    notebook = build_notebook(
+        page, outcomes=result.outcomes, environment=result.environment, site_url=site_url, root=root
+    )
     uri = notebook_uri(page.path)
     files.append(File.generated(config, uri, content=dumps(notebook)))
     state.notebook_uris[page.path] = uri

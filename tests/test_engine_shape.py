@@ -19,9 +19,9 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # found took the engine from 3,984 lines to 3,974 (the split of the parser and the notebook writer
 # into small units cost some of what the merges saved); folding the version notes per page and
 # the notebook views' solutions (issue 17) then added 64: 4,038, rounded up to the next 50 for
-# the budget. Unwrapping plain Pygments tokens (issue 17) took the last 12 lines, paid for in
-# part by trimming hook.py. A ceiling against growth, not the issue's target.
-LINE_BUDGET = 4050
+# the budget. Unwrapping plain Pygments tokens (issue 17) brought it to 4,052 once a review undid
+# two one-liners written only to fit; 4,100 now. A ceiling against growth, not the issue's target.
+LINE_BUDGET = 4100
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax
 RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "findall", "finditer", "split"}
 # Markdown syntax a pattern would look for: headings, fences, HTML-comment markers,
