@@ -36,6 +36,7 @@ from engine.markers import (
 )
 from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.results import Outcome, PageResult
+from engine.sections import wrap_sections
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -136,7 +137,8 @@ on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view fr
 
 
 def on_page_content(content: str, page, config, files) -> str:
-    return unwrap_plain_tokens(notebook_view.on_page_content(content, page, config, files))
+    content = notebook_view.on_page_content(content, page, config, files)
+    return wrap_sections(unwrap_plain_tokens(content))
 
 
 # ---------------------------------------------------------------- transforms

@@ -455,3 +455,31 @@ def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
     css = "\n".join(sheet.read_text(encoding="utf-8") for sheet in sheets)
     assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
     assert not re.search(r"\.highlight [^{}]*\.[nw][\s,{:)]", css.replace(".highlight .n{", "{"))
+
+
+def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
+    from engine.sections import FIRST_SCREEN_PX, MAX_SECTION_PX, estimated_height, wrap_sections
+
+    paragraph = "<p>" + "word " * 60 + "</p>\n"
+    code = '<div class="highlight"><pre><code>' + "x = 1\n" * 30 + "</code></pre></div>\n"
+    question = '<div class="jd-quiz"><h2 id="q1">Question</h2>' + paragraph + "</div>\n"
+    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // estimated_height(paragraph))
+    content = first_screen + '<h2 id="a">A</h2>\n' + (paragraph + code) * 6 + question + paragraph
+
+    wrapped = wrap_sections(content)
+    section = r'<section class="jd-section" style="([^"]*)">(.*?)</section>'
+    sections = re.findall(section, wrapped, re.S)
+    assert re.sub(r"</?section[^>]*>", "", wrapped) == content  # nothing lost, nothing moved
+    assert wrapped.startswith(first_screen)
+    assert len(sections) >= 3  # the run after the heading is split, the question left whole
+    assert all("<h2" not in body for _, body in sections)  # so the question stays whole, outside
+    for style, body in sections:
+        assert style == f"contain-intrinsic-size: auto {estimated_height(body)}px"
+        assert estimated_height(body) < MAX_SECTION_PX + estimated_height(paragraph + code)
+
+
+def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
+    from engine.sections import wrap_sections
+
+    assert wrap_sections("<p>short</p>\n<p>page</p>\n") == "<p>short</p>\n<p>page</p>\n"
+    assert wrap_sections("") == ""

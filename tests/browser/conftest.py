@@ -109,6 +109,14 @@ class Visit:
         )
         self.page.wait_for_load_state("networkidle")
 
+    def show(self, locator) -> None:
+        """Scroll to an element as a reader would, and wait until its section is rendered: a
+        section off screen is skipped by the browser (content-visibility), its text empty."""
+        locator.scroll_into_view_if_needed()
+        self.page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+
     def problems(self) -> list[str]:
         return (
             [f"request to another host: {u}" for u in self.foreign]

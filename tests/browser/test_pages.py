@@ -85,6 +85,60 @@ def test_axe_finds_no_serious_violation(open_page, url, scheme):
     assert not visit.problems(), "\n".join(visit.problems())
 
 
+SECTION_HEIGHTS = """() => [...document.querySelectorAll('.jd-section')].map((section, i) => {
+    const placeholder = parseFloat(section.style.containIntrinsicSize.split(' ').pop());
+    section.style.contentVisibility = 'visible';  // lay it out for real, on screen or not
+    let heading = section;
+    while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+    const where = `section ${i + 1} (after ${heading ? '#' + heading.id : 'the top'})`;
+    return [where, section.getBoundingClientRect().height, placeholder];
+})"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_section_placeholders_are_never_shorter_than_their_sections(open_page, url, width):
+    """A skipped section is drawn at its placeholder height; a shorter placeholder would let its
+    contents spill over what follows, and axe then measures text against the wrong background."""
+    visit = open_page()
+    visit.page.set_viewport_size({"width": width, "height": 800})
+    visit.goto(url, idle=False)
+    short = [
+        f"{where}: {real:.0f} px laid out, placeholder {placeholder:.0f} px"
+        for where, real, placeholder in visit.page.evaluate(SECTION_HEIGHTS)
+        if real > placeholder
+    ]
+    assert not short, f"{url} at {width} px wide:\n" + "\n".join(short)
+
+
+def test_a_link_into_a_skipped_section_lands_on_its_target(open_page, site_dir):
+    """The last element with an id on the longest page sits in a section the browser skipped at
+    load; following a link to it must still put it on screen."""
+    visit = open_page()
+    visit.goto("course/pitfalls/")
+    target = visit.page.evaluate(
+        "() => [...document.querySelectorAll('.jd-section [id]')].pop().id"
+    )
+    reader = open_page()  # a new tab: a fresh load, not a jump within the page
+    reader.goto(f"course/pitfalls/#{target}")
+    box = reader.page.locator(f"[id='{target}']").bounding_box()
+    assert box is not None and 0 <= box["y"] < reader.page.viewport_size["height"], (target, box)
+
+
+def test_the_table_of_contents_follows_into_skipped_sections(open_page):
+    """Material marks the heading being read in the table of contents from heading positions; the
+    sections rendered on the way down change those, and the mark must still be right."""
+    from playwright.sync_api import expect
+
+    visit = open_page()
+    visit.goto("course/pitfalls/")
+    headings = visit.page.locator("article h2")
+    last = headings.nth(headings.count() - 1)
+    last.scroll_into_view_if_needed()
+    identifier = last.get_attribute("id")
+    active = visit.page.locator(".md-sidebar--secondary .md-nav__link--active")
+    expect(active).to_have_attribute("href", f"#{identifier}")
+
+
 def test_a_missing_page_gets_the_404_page(open_page):
     visit = open_page()
     response = visit.goto("no/such/page/", expect_status=404)

@@ -135,7 +135,7 @@ def test_widget_starts_only_when_it_comes_near_the_screen(open_page):
     assert top > 400 + 300, f"the widget is near the first screen (top {top}px)"
     page.wait_for_timeout(300)  # time enough to start if it were started eagerly
     assert widget.get_attribute("data-ready") is None
-    assert "needs JavaScript" in widget.inner_text()  # the no-script text is still there
+    assert "needs JavaScript" in widget.text_content()  # the no-script text is still there
     widget.scroll_into_view_if_needed()
     page.locator(".scan-viz.scan-viz--ready").wait_for()
     assert widget.locator("button").count() > 0

@@ -39,6 +39,7 @@ def test_marking_lessons_done_shows_on_the_track_page_and_survives_reloads(open_
     for url in (first_url, last_url):
         visit.goto(TRACK + url)
         button = page.locator("button.track-done")
+        visit.show(button)
         assert button.is_visible() and button.get_attribute("aria-pressed") == "false"
         assert button.inner_text() == "Mark as done"
         button.click()
@@ -80,6 +81,7 @@ def test_each_lesson_page_shows_step_links_and_its_own_button(open_page):
         assert jump.get_attribute("href") == "#problem"
         assert page.locator("h2#problem").count() == 1
         assert page.locator("button.track-done").get_attribute("data-lesson") == lesson
+        visit.show(page.locator(".track-nav"))
         links = page.locator(".track-nav a").all_inner_texts()
         assert any(text.startswith("← Previous") for text in links), links
         assert any(text.endswith("→") for text in links), links

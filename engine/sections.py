@@ -1,0 +1,121 @@
+"""Wrap a page's text, a screenful or two at a time, in ``<section class="jd-section">``.
+
+The site's CSS gives those sections ``content-visibility: auto``: a phone styles and lays out only
+the parts near the screen. Material's start-up restyles the whole page several times (its palette
+and scroll set-up), so on a long page this is most of the blocking time at load.
+
+A skipped section is drawn as a placeholder of the height written here. It must never be shorter
+than the section: the section's contents would then overlap what follows it for any tool that
+measures them (axe reported false contrast failures). So the height is an upper bound on a 360 px
+phone, from the section's text and code; the browser tests compare it with the real height.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from html.parser import HTMLParser
+
+HEADINGS = {"h1", "h2", "h3"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+MAX_SECTION_PX = 1600  # a section ends after the element that takes it past this (or at a heading)
+FIRST_SCREEN_PX = 1200  # what may be on screen at load is never wrapped (a placeholder would shift)
+
+# A 360 px phone: 16 px text at line height 1.6, 13.6 px code at 1.4, about 30 characters of
+# text and 40 of code per line; a table cell can be as narrow as 10 characters, and each cell is
+# counted as if it stood alone; every block adds its margins; a chart is at most 400 px tall.
+TEXT_LINE_PX, TEXT_CHARS_PER_LINE, CELL_CHARS_PER_LINE = 26, 30, 10
+CODE_LINE_PX, CODE_CHARS_PER_LINE = 20, 40
+BLOCK_PX = 40
+IMAGE_PX = 400
+
+BLOCK_TAG = re.compile(r"<(?:p|li|pre|tr|div|details|h[4-6]|table|blockquote)[\s>]")
+PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
+CELL = re.compile(r"<t[dh][\s>].*?</t[dh]>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+class _TopLevelElements(HTMLParser):
+    """(tag, end) of each element that is not inside another one; the tag is "h2" for one
+    that holds an h1-h3 (the quiz's questions): the table of contents reads where headings are.
+    A top-level void element (<hr>) is not listed: it goes with the element after it."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.text, self.depth, self.holds_heading, self.elements = text, 0, False, []
+
+    def position(self) -> int:
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        self.holds_heading = self.depth > 0 and (self.holds_heading or tag in HEADINGS)
+        self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        self.depth -= 1
+        if self.depth == 0:
+            end = self.text.index(">", self.position()) + 1
+            self.elements.append(("h2" if self.holds_heading else tag, end))
+
+
+def visible_length(fragment: str) -> int:
+    return len(" ".join(html.unescape(TAG.sub(" ", fragment)).split()))
+
+
+def estimated_height(fragment: str) -> int:
+    """An upper bound, in CSS pixels, on the height of this HTML on a narrow phone."""
+    code_lines = sum(
+        max(1, math.ceil(visible_length(line) / CODE_CHARS_PER_LINE))
+        for block in PRE.findall(fragment)
+        for line in block.split("\n")
+    )
+    prose = PRE.sub(" ", fragment)
+    cell_lines = sum(
+        math.ceil(visible_length(cell) / CELL_CHARS_PER_LINE) for cell in CELL.findall(prose)
+    )
+    text_lines = cell_lines + math.ceil(visible_length(CELL.sub(" ", prose)) / TEXT_CHARS_PER_LINE)
+    blocks = len(BLOCK_TAG.findall(fragment))
+    images = fragment.count("<img")
+    return (
+        code_lines * CODE_LINE_PX
+        + text_lines * TEXT_LINE_PX
+        + blocks * BLOCK_PX
+        + images * IMAGE_PX
+    )
+
+
+def wrap_sections(content: str) -> str:
+    """Runs of top-level elements between headings, each run a section of at most about
+    MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered."""
+    finder = _TopLevelElements(content)
+    finder.feed(content)
+    finder.close()
+    pieces, run, height, done, above = [], "", 0, 0, 0
+    for tag, end in finder.elements:
+        element, done = content[done:end], end
+        above += estimated_height(element)
+        if tag not in HEADINGS and above >= FIRST_SCREEN_PX:
+            run, height = run + element, height + estimated_height(element)
+        else:
+            pieces.append(section(run, height) + element)
+            run, height = "", 0
+        if height > MAX_SECTION_PX:
+            pieces.append(section(run, height))
+            run, height = "", 0
+    pieces.append(section(run, height) + content[done:])
+    return "".join(pieces)
+
+
+def section(fragment: str, height: int) -> str:
+    """The fragment in a section with its placeholder height ("" stays "")."""
+    if not fragment:
+        return ""
+    style = f"contain-intrinsic-size: auto {height}px"
+    return f'<section class="jd-section" style="{style}">{fragment}</section>'
