@@ -110,6 +110,31 @@ def test_section_placeholders_are_never_shorter_than_their_sections(open_page, u
     assert not short, f"{url} at {width} px wide:\n" + "\n".join(short)
 
 
+EDGES = """() => [...document.querySelectorAll(
+    '.md-content__inner > .highlight, .md-content__inner > .jd-section > .highlight')].map(block => {
+    const section = block.closest('.jd-section');
+    section?.style.setProperty('content-visibility', 'visible');
+    const box = block.getBoundingClientRect();
+    return [section ? 'in a section' : 'outside', block.className, Math.round(box.left),
+            Math.round(box.right)];
+})"""
+
+
+@pytest.mark.parametrize("address", ["course/pitfalls/", "course/why-compile/"])
+def test_code_blocks_in_sections_run_edge_to_edge_on_a_phone(open_page, address):
+    """Material draws the article's own code blocks edge to edge on a phone; a section clips what
+    overflows it, so the blocks inside one must still reach both edges of the content column."""
+    visit = open_page()
+    visit.page.set_viewport_size({"width": 360, "height": 800})
+    visit.goto(address, idle=False)
+    column = visit.page.locator(".md-content").bounding_box()
+    edges = (round(column["x"]), round(column["x"] + column["width"]))
+    blocks = visit.page.evaluate(EDGES)
+    assert any(where == "in a section" for where, *_ in blocks), blocks
+    misplaced = [block for block in blocks if tuple(block[2:]) != edges]
+    assert not misplaced, f"content column {edges}: {misplaced}"
+
+
 def test_a_link_into_a_skipped_section_lands_on_its_target(open_page, site_dir):
     """The last element with an id on the longest page sits in a section the browser skipped at
     load; following a link to it must still put it on screen."""
