@@ -110,8 +110,8 @@ def test_section_placeholders_are_never_shorter_than_their_sections(open_page, u
     assert not short, f"{url} at {width} px wide:\n" + "\n".join(short)
 
 
-EDGES = """() => [...document.querySelectorAll(
-    '.md-content__inner > .highlight, .md-content__inner > .jd-section > .highlight')].map(block => {
+TOP_LEVEL_CODE = ".md-content__inner > .highlight, .md-content__inner > .jd-section > .highlight"
+EDGES = """selector => [...document.querySelectorAll(selector)].map(block => {
     const section = block.closest('.jd-section');
     section?.style.setProperty('content-visibility', 'visible');
     const box = block.getBoundingClientRect();
@@ -129,7 +129,7 @@ def test_code_blocks_in_sections_run_edge_to_edge_on_a_phone(open_page, address)
     visit.goto(address, idle=False)
     column = visit.page.locator(".md-content").bounding_box()
     edges = (round(column["x"]), round(column["x"] + column["width"]))
-    blocks = visit.page.evaluate(EDGES)
+    blocks = visit.page.evaluate(EDGES, TOP_LEVEL_CODE)
     assert any(where == "in a section" for where, *_ in blocks), blocks
     misplaced = [block for block in blocks if tuple(block[2:]) != edges]
     assert not misplaced, f"content column {edges}: {misplaced}"
