@@ -100,9 +100,13 @@ def wrap_sections(content: str) -> str:
     pieces, run, height, done, above = [], "", 0, 0, 0
     for tag, end in finder.elements:
         element, done = content[done:end], end
-        above += estimated_height(element)
-        if tag not in HEADINGS and above >= FIRST_SCREEN_PX:
-            run, height = run + element, height + estimated_height(element)
+        element_height, starts_below_first_screen = (
+            estimated_height(element),
+            above >= FIRST_SCREEN_PX,
+        )
+        above += element_height
+        if tag not in HEADINGS and starts_below_first_screen:
+            run, height = run + element, height + element_height
         else:
             pieces.append(section(run, height) + element)
             run, height = "", 0

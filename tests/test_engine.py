@@ -478,6 +478,18 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
         assert estimated_height(body) < MAX_SECTION_PX + estimated_height(paragraph + code)
 
 
+def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tall():
+    """A placeholder painted on screen in the first frame would shift what follows it."""
+    from engine.sections import FIRST_SCREEN_PX, wrap_sections
+
+    tall = (
+        '<div class="highlight"><pre><code>' + "x = 1\n" * FIRST_SCREEN_PX + "</code></pre></div>"
+    )
+    wrapped = wrap_sections("<p>intro</p>\n" + tall + "\n<p>after</p>\n")
+    assert wrapped.startswith("<p>intro</p>\n" + tall)
+    assert '<section class="jd-section"' in wrapped  # what follows it is still wrapped
+
+
 def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
     from engine.sections import wrap_sections
 
