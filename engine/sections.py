@@ -37,14 +37,16 @@ TAG = re.compile(r"<[^>]+>")
 
 
 class _TopLevelElements(HTMLParser):
-    """(tag, end) of each element that is not inside another one; the tag is "h2" for one
-    that holds an h1-h3 (the quiz's questions): the table of contents reads where headings are.
+    """(tag, holds a heading, start, end) of each element that is not inside another one. One
+    that holds an h1-h3 (the quiz's questions) is kept out of sections like a heading: the table
+    of contents reads where the headings are, which would render a skipped section.
     A top-level void element (<hr>) is not listed: it goes with the element after it."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.text, self.depth, self.holds_heading, self.elements = text, 0, False, []
+        self.opened = 0
 
     def position(self) -> int:
         line, column = self.getpos()
@@ -53,6 +55,8 @@ class _TopLevelElements(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in VOID:
             return
+        if self.depth == 0:
+            self.opened = self.position()
         self.holds_heading = self.depth > 0 and (self.holds_heading or tag in HEADINGS)
         self.depth += 1
 
@@ -62,7 +66,7 @@ class _TopLevelElements(HTMLParser):
         self.depth -= 1
         if self.depth == 0:
             end = self.text.index(">", self.position()) + 1
-            self.elements.append(("h2" if self.holds_heading else tag, end))
+            self.elements.append((tag, self.holds_heading, self.opened, end))
 
 
 def visible_length(fragment: str) -> int:
@@ -93,19 +97,26 @@ def estimated_height(fragment: str) -> int:
 
 def wrap_sections(content: str) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
-    MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered."""
+    MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
+    that is one element holding headings (a notebook view's wrappers) is wrapped inside it."""
     finder = _TopLevelElements(content)
     finder.feed(content)
     finder.close()
+    if len(finder.elements) == 1 and finder.elements[0][1]:
+        _, _, start, end = finder.elements[0]
+        inner_start = content.index(">", start) + 1
+        inner_end = content.rindex("</", start, end)
+        inner = wrap_sections(content[inner_start:inner_end])
+        return content[:inner_start] + inner + content[inner_end:]
     pieces, run, height, done, above = [], "", 0, 0, 0
-    for tag, end in finder.elements:
+    for tag, holds_heading, _, end in finder.elements:
         element, done = content[done:end], end
         element_height, starts_below_first_screen = (
             estimated_height(element),
             above >= FIRST_SCREEN_PX,
         )
         above += element_height
-        if tag not in HEADINGS and starts_below_first_screen:
+        if tag not in HEADINGS and not holds_heading and starts_below_first_screen:
             run, height = run + element, height + element_height
         else:
             pieces.append(section(run, height) + element)

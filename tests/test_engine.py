@@ -490,6 +490,23 @@ def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tal
     assert '<section class="jd-section"' in wrapped  # what follows it is still wrapped
 
 
+def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
+    from engine.sections import wrap_sections
+
+    heading = '<div class="jp-Cell"><h2 id="part">Part</h2></div>\n'
+    cell = '<div class="jp-Cell"><pre>' + "x = 1\n" * 40 + "</pre></div>\n"
+    cells = heading + cell * 4 + heading + cell * 4
+    wrapped = wrap_sections(
+        f'<div class="jupyter-wrapper"><div class="jp-Notebook">{cells}</div></div>'
+    )
+
+    assert wrapped.startswith('<div class="jupyter-wrapper"><div class="jp-Notebook">')
+    assert wrapped.endswith("</div></div>") and wrapped.count('class="jd-section"') >= 2
+    sections = re.findall(r"<section[^>]*>(.*?)</section>", wrapped, re.S)
+    assert sections and all("<h2" not in body for body in sections)  # headings stay outside
+    assert wrapped.split("<section", 1)[0].count("<pre") == 2  # the first screen stays bare
+
+
 def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
     from engine.sections import wrap_sections
 
