@@ -8,6 +8,8 @@ A skipped section is drawn as a placeholder of the height written here. It must 
 than the section: the section's contents would then overlap what follows it for any tool that
 measures them (axe reported false contrast failures). So the height is an upper bound on a 360 px
 phone, from the section's text and code; the browser tests compare it with the real height.
+Where the first section may start is decided the other way round, by a lower bound on the height
+of what is above it on any screen (``least_height``): no section may be on screen at load.
 """
 
 from __future__ import annotations
@@ -20,7 +22,11 @@ from html.parser import HTMLParser
 HEADINGS = {"h1", "h2", "h3"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 MAX_SECTION_PX = 1600  # a section ends after the element that takes it past this (or at a heading)
-FIRST_SCREEN_PX = 1200  # what may be on screen at load is never wrapped (a placeholder would shift)
+# What may be on screen at load is never wrapped. Chromium paints the first frame with every
+# section as its placeholder; a short section on screen then shrinks to its real height and pulls
+# what follows it up into view, a layout shift. So the first screen is measured with a lower
+# bound on the height (least_height), for any window up to about this tall (Lighthouse: 940):
+FIRST_SCREEN_PX = 1000
 
 # A 360 px phone: 16 px text at line height 1.6, 13.6 px code at 1.4, about 30 characters of
 # text and 40 of code per line; a table cell can be as narrow as 10 characters, and each cell is
@@ -29,6 +35,12 @@ TEXT_LINE_PX, TEXT_CHARS_PER_LINE, CELL_CHARS_PER_LINE = 26, 30, 10
 CODE_LINE_PX, CODE_CHARS_PER_LINE = 20, 40
 BLOCK_PX = 40
 IMAGE_PX = 400
+# The least a line takes on any screen: code never wraps and its lines are at least 18 px, plus
+# 20 px of padding per block; a line of text holds at most about 180 characters in Material's
+# widest column, 24 px tall. Margins, headings' larger type and charts are not counted.
+LEAST_CODE_LINE_PX, LEAST_CODE_PADDING_PX, LEAST_TEXT_LINE_PX = 18, 20, 24
+MOST_TEXT_CHARS_PER_LINE = 180
+TEXT_BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "tr", "summary", "pre"}
 
 BLOCK_TAG = re.compile(r"<(?:p|li|pre|tr|div|details|h[4-6]|table|blockquote)[\s>]")
 PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
@@ -95,6 +107,69 @@ def estimated_height(fragment: str) -> int:
     )
 
 
+class _ShownText(HTMLParser):
+    """The lines of text and code of a fragment that show without the reader opening anything:
+    a closed <details>, every content tab (only one shows) and [hidden] count for nothing. Each
+    text block (a paragraph, a list item, a heading) takes at least one line."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.text, self.code = [], [], []
+        self.text_lines = self.code_lines = self.code_blocks = 0
+
+    def shown(self) -> bool:
+        return not self.stack or self.stack[-1][1]
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        attrs = dict(attrs)
+        hides = (
+            (tag == "details" and "open" not in attrs)
+            or "tabbed-block" in (attrs.get("class") or "").split()
+            or "hidden" in attrs
+        )
+        self.end_text_block(tag)
+        self.stack.append((tag, self.shown() and not hides))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        self.end_text_block(tag)
+        while self.stack and self.stack.pop()[0] != tag:
+            pass  # an element left open closes with its parent, as in a browser
+        if tag == "pre" and self.code:
+            self.code_lines += "".join(self.code).strip("\n").count("\n") + 1
+            self.code_blocks, self.code = self.code_blocks + 1, []
+
+    def end_text_block(self, tag):
+        if tag in TEXT_BLOCKS:
+            characters = len(" ".join(" ".join(self.text).split()))
+            self.text_lines += math.ceil(characters / MOST_TEXT_CHARS_PER_LINE)
+            self.text = []
+
+    def handle_data(self, data):
+        if not self.shown():
+            return
+        if any(tag == "pre" for tag, _ in self.stack):
+            self.code.append(data)
+        else:
+            self.text.append(data)
+
+
+def least_height(fragment: str) -> int:
+    """A lower bound, in CSS pixels, on the height of this HTML on any screen."""
+    shown = _ShownText()
+    shown.feed(fragment)
+    shown.close()
+    shown.end_text_block("p")
+    return (
+        shown.code_lines * LEAST_CODE_LINE_PX
+        + shown.code_blocks * LEAST_CODE_PADDING_PX
+        + shown.text_lines * LEAST_TEXT_LINE_PX
+    )
+
+
 def wrap_sections(content: str) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
     MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
@@ -108,14 +183,13 @@ def wrap_sections(content: str) -> str:
         inner_end = content.rindex("</", start, end)
         inner = wrap_sections(content[inner_start:inner_end])
         return content[:inner_start] + inner + content[inner_end:]
-    pieces, run, height, done, above = [], "", 0, 0, 0
+    pieces, run, height, done, least_above = [], "", 0, 0, 0
     for tag, holds_heading, _, end in finder.elements:
         element, done = content[done:end], end
-        element_height, starts_below_first_screen = (
-            estimated_height(element),
-            above >= FIRST_SCREEN_PX,
-        )
-        above += element_height
+        starts_below_first_screen = least_above >= FIRST_SCREEN_PX
+        if not starts_below_first_screen:
+            least_above += least_height(element)
+        element_height = estimated_height(element)
         if tag not in HEADINGS and not holds_heading and starts_below_first_screen:
             run, height = run + element, height + element_height
         else:

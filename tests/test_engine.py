@@ -458,12 +458,19 @@ def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
 
 
 def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
-    from engine.sections import FIRST_SCREEN_PX, MAX_SECTION_PX, estimated_height, wrap_sections
+    from engine.sections import (
+        FIRST_SCREEN_PX,
+        MAX_SECTION_PX,
+        estimated_height,
+        least_height,
+        wrap_sections,
+    )
 
     paragraph = "<p>" + "word " * 60 + "</p>\n"
     code = '<div class="highlight"><pre><code>' + "x = 1\n" * 30 + "</code></pre></div>\n"
     question = '<div class="jd-quiz"><h2 id="q1">Question</h2>' + paragraph + "</div>\n"
-    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // estimated_height(paragraph))
+    # the last of these paragraphs starts just above FIRST_SCREEN_PX, at the least
+    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // least_height(paragraph) + 1)
     content = first_screen + '<h2 id="a">A</h2>\n' + (paragraph + code) * 6 + question + paragraph
 
     wrapped = wrap_sections(content)
@@ -488,6 +495,25 @@ def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tal
     wrapped = wrap_sections("<p>intro</p>\n" + tall + "\n<p>after</p>\n")
     assert wrapped.startswith("<p>intro</p>\n" + tall)
     assert '<section class="jd-section"' in wrapped  # what follows it is still wrapped
+
+
+def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
+    """Chromium paints the first frame with placeholders: a short section on screen then shrinks
+    and pulls what follows into view. A collapsed block or a hidden tab takes no room."""
+    from engine.sections import FIRST_SCREEN_PX, least_height, wrap_sections
+
+    code = "<pre><code><span>x</span> = 1\n" * 9 + "y = 2\n</code></pre>"
+    assert least_height(code) == 10 * 18 + 20
+    assert least_height(f"<details><summary>Setup</summary>{code}</details>") == 0
+    assert least_height(f"<details open><summary>Setup</summary>{code}</details>") == 200 + 24
+    assert least_height(f'<div class="tabbed-block">{code}</div><div hidden>{code}</div>') == 0
+    prose = "<p>" + "w " * 200 + "</p>"  # 399 characters: 3 lines of at most 180
+    assert least_height("<ul><li>a</li><li>b</li></ul>" + prose) == (2 + 3) * 24
+
+    collapsed = "<details><summary>Setup</summary>" + code * FIRST_SCREEN_PX + "</details>\n"
+    short = "<p>A short cell.</p>\n"
+    wrapped = wrap_sections(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short * 200)
+    assert wrapped.startswith(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short)
 
 
 def test_a_notebook_view_is_wrapped_inside_its_notebook_element():

@@ -21,9 +21,11 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # the notebook views' solutions (issue 17) then added 64: 4,038, rounded up to the next 50 for
 # the budget. Unwrapping plain Pygments tokens (issue 17) brought it to 4,052 once a review undid
 # two one-liners written only to fit; 4,100 then. Wrapping a page in sections that a phone renders
-# only near the screen (sections.py, issue 17) added 123: 4,175, so 4,200 now; stepping into a
-# notebook view's wrappers then added 11: 4,190. A ceiling against growth, not the issue's target.
-LINE_BUDGET = 4200
+# only near the screen (sections.py, issue 17) added 123: 4,175, so 4,200 then; stepping into a
+# notebook view's wrappers added 11, and measuring the first screen by a lower bound on its height
+# (least_height, which removed a layout shift on three notebook views) 72: 4,262, so 4,300 now.
+# A ceiling against growth, not the issue's target.
+LINE_BUDGET = 4300
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax
 RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "findall", "finditer", "split"}
 # Markdown syntax a pattern would look for: headings, fences, HTML-comment markers,
