@@ -9,7 +9,7 @@ than the section: the section's contents would then overlap what follows it for 
 measures them (axe reported false contrast failures). So the height is an upper bound on a 360 px
 phone, from the section's text and code; the browser tests compare it with the real height.
 Where the first section may start is decided the other way round, by a lower bound on the height
-of what is above it on any screen (``least_height``): no section may be on screen at load.
+of what is above it (``least_heights``): no section may be skipped on screen at load.
 """
 
 from __future__ import annotations
@@ -22,11 +22,14 @@ from html.parser import HTMLParser
 HEADINGS = {"h1", "h2", "h3"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 MAX_SECTION_PX = 1600  # a section ends after the element that takes it past this (or at a heading)
-# What may be on screen at load is never wrapped. Chromium paints the first frame with every
+# What may be on screen at load is never skipped. Chromium paints the first frame with every
 # section as its placeholder; a short section on screen then shrinks to its real height and pulls
 # what follows it up into view, a layout shift. So the first screen is measured with a lower
-# bound on the height (least_height), for any window up to about this tall (Lighthouse: 940):
+# bound on the height (least_heights), on a phone and on a wider screen, for a window up to about
+# this tall (Lighthouse: 823 on its phone, 940 on its desktop). Sections that start inside the
+# wider screen's first screen are marked NEAR; the CSS renders them always on a wider screen.
 FIRST_SCREEN_PX = 1000
+NEAR = "jd-section--near"
 
 # A 360 px phone: 16 px text at line height 1.6, 13.6 px code at 1.4, about 30 characters of
 # text and 40 of code per line; a table cell can be as narrow as 10 characters, and each cell is
@@ -35,11 +38,14 @@ TEXT_LINE_PX, TEXT_CHARS_PER_LINE, CELL_CHARS_PER_LINE = 26, 30, 10
 CODE_LINE_PX, CODE_CHARS_PER_LINE = 20, 40
 BLOCK_PX = 40
 IMAGE_PX = 400
-# The least a line takes on any screen: code never wraps and its lines are at least 18 px, plus
-# 20 px of padding per block; a line of text holds at most about 180 characters in Material's
-# widest column, 24 px tall. Margins, headings' larger type and charts are not counted.
-LEAST_CODE_LINE_PX, LEAST_CODE_PADDING_PX, LEAST_TEXT_LINE_PX = 18, 20, 24
-MOST_TEXT_CHARS_PER_LINE = 180
+# The least a line takes on any screen, in the small type of an admonition or a table: code
+# never wraps, 15 px a line plus 16 px of padding per block; text 20 px a line, with at most
+# about 60 characters a line on a phone (up to 30em wide) and 180 in Material's widest column.
+# A table row adds its cells' padding, 24 px; a top-level block is at least 12 px from the next.
+# Headings' larger type and charts are not counted.
+LEAST_CODE_LINE_PX, LEAST_CODE_PADDING_PX, LEAST_TEXT_LINE_PX = 15, 16, 20
+LEAST_ROW_PADDING_PX, LEAST_GAP_PX = 24, 12
+PHONE_CHARS_PER_LINE, WIDE_CHARS_PER_LINE = 60, 180
 TEXT_BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "tr", "summary", "pre"}
 
 BLOCK_TAG = re.compile(r"<(?:p|li|pre|tr|div|details|h[4-6]|table|blockquote)[\s>]")
@@ -114,8 +120,8 @@ class _ShownText(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack, self.text, self.code = [], [], []
-        self.text_lines = self.code_lines = self.code_blocks = 0
+        self.stack, self.text, self.code, self.text_blocks = [], [], [], []
+        self.code_lines = self.code_blocks = self.rows = self.top_level_boxes = 0
 
     def shown(self) -> bool:
         return not self.stack or self.stack[-1][1]
@@ -130,7 +136,9 @@ class _ShownText(HTMLParser):
             or "hidden" in attrs
         )
         self.end_text_block(tag)
+        self.top_level_boxes += not self.stack and not hides
         self.stack.append((tag, self.shown() and not hides))
+        self.rows += tag == "tr" and self.shown()
 
     def handle_endtag(self, tag):
         if tag in VOID:
@@ -144,8 +152,7 @@ class _ShownText(HTMLParser):
 
     def end_text_block(self, tag):
         if tag in TEXT_BLOCKS:
-            characters = len(" ".join(" ".join(self.text).split()))
-            self.text_lines += math.ceil(characters / MOST_TEXT_CHARS_PER_LINE)
+            self.text_blocks.append(len(" ".join(" ".join(self.text).split())))
             self.text = []
 
     def handle_data(self, data):
@@ -157,16 +164,17 @@ class _ShownText(HTMLParser):
             self.text.append(data)
 
 
-def least_height(fragment: str) -> int:
-    """A lower bound, in CSS pixels, on the height of this HTML on any screen."""
+def least_heights(fragment: str) -> tuple[int, int]:
+    """Lower bounds, in CSS pixels, on the height of this HTML on a phone and on any screen."""
     shown = _ShownText()
     shown.feed(fragment)
     shown.close()
     shown.end_text_block("p")
-    return (
-        shown.code_lines * LEAST_CODE_LINE_PX
-        + shown.code_blocks * LEAST_CODE_PADDING_PX
-        + shown.text_lines * LEAST_TEXT_LINE_PX
+    code = shown.code_lines * LEAST_CODE_LINE_PX + shown.code_blocks * LEAST_CODE_PADDING_PX
+    boxes = code + shown.rows * LEAST_ROW_PADDING_PX + shown.top_level_boxes * LEAST_GAP_PX
+    return tuple(
+        boxes + LEAST_TEXT_LINE_PX * sum(math.ceil(n / per_line) for n in shown.text_blocks)
+        for per_line in (PHONE_CHARS_PER_LINE, WIDE_CHARS_PER_LINE)
     )
 
 
@@ -183,28 +191,35 @@ def wrap_sections(content: str) -> str:
         inner_end = content.rindex("</", start, end)
         inner = wrap_sections(content[inner_start:inner_end])
         return content[:inner_start] + inner + content[inner_end:]
-    pieces, run, height, done, least_above = [], "", 0, 0, 0
+    pieces, run, height, done, near = [], "", 0, 0, False
+    phone_above = wide_above = 0
     for tag, holds_heading, _, end in finder.elements:
         element, done = content[done:end], end
-        starts_below_first_screen = least_above >= FIRST_SCREEN_PX
-        if not starts_below_first_screen:
-            least_above += least_height(element)
+        below_phone_screen, on_wide_screen = (
+            phone_above >= FIRST_SCREEN_PX,
+            wide_above < FIRST_SCREEN_PX,
+        )
+        if on_wide_screen:
+            phone, wide = least_heights(element)
+            phone_above, wide_above = phone_above + phone, wide_above + wide
         element_height = estimated_height(element)
-        if tag not in HEADINGS and not holds_heading and starts_below_first_screen:
+        if tag not in HEADINGS and not holds_heading and below_phone_screen:
+            near = near if run else on_wide_screen
             run, height = run + element, height + element_height
         else:
-            pieces.append(section(run, height) + element)
+            pieces.append(section(run, height, near) + element)
             run, height = "", 0
         if height > MAX_SECTION_PX:
-            pieces.append(section(run, height))
+            pieces.append(section(run, height, near))
             run, height = "", 0
-    pieces.append(section(run, height) + content[done:])
+    pieces.append(section(run, height, near) + content[done:])
     return "".join(pieces)
 
 
-def section(fragment: str, height: int) -> str:
+def section(fragment: str, height: int, near: bool = False) -> str:
     """The fragment in a section with its placeholder height ("" stays "")."""
     if not fragment:
         return ""
+    classes = f"jd-section {NEAR}" if near else "jd-section"
     style = f"contain-intrinsic-size: auto {height}px"
-    return f'<section class="jd-section" style="{style}">{fragment}</section>'
+    return f'<section class="{classes}" style="{style}">{fragment}</section>'

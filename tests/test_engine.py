@@ -462,7 +462,7 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
         FIRST_SCREEN_PX,
         MAX_SECTION_PX,
         estimated_height,
-        least_height,
+        least_heights,
         wrap_sections,
     )
 
@@ -470,7 +470,7 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
     code = '<div class="highlight"><pre><code>' + "x = 1\n" * 30 + "</code></pre></div>\n"
     question = '<div class="jd-quiz"><h2 id="q1">Question</h2>' + paragraph + "</div>\n"
     # the last of these paragraphs starts just above FIRST_SCREEN_PX, at the least
-    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // least_height(paragraph) + 1)
+    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // least_heights(paragraph)[0] + 1)
     content = first_screen + '<h2 id="a">A</h2>\n' + (paragraph + code) * 6 + question + paragraph
 
     wrapped = wrap_sections(content)
@@ -500,20 +500,44 @@ def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tal
 def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
     """Chromium paints the first frame with placeholders: a short section on screen then shrinks
     and pulls what follows into view. A collapsed block or a hidden tab takes no room."""
-    from engine.sections import FIRST_SCREEN_PX, least_height, wrap_sections
+    from engine.sections import FIRST_SCREEN_PX, least_heights, wrap_sections
 
     code = "<pre><code><span>x</span> = 1\n" * 9 + "y = 2\n</code></pre>"
-    assert least_height(code) == 10 * 18 + 20
-    assert least_height(f"<details><summary>Setup</summary>{code}</details>") == 0
-    assert least_height(f"<details open><summary>Setup</summary>{code}</details>") == 200 + 24
-    assert least_height(f'<div class="tabbed-block">{code}</div><div hidden>{code}</div>') == 0
-    prose = "<p>" + "w " * 200 + "</p>"  # 399 characters: 3 lines of at most 180
-    assert least_height("<ul><li>a</li><li>b</li></ul>" + prose) == (2 + 3) * 24
+    assert least_heights(code) == (12 + 10 * 15 + 16,) * 2  # gap, lines, padding
+    assert least_heights(f"<details><summary>Setup</summary>{code}</details>") == (0, 0)
+    opened = f"<details open><summary>Setup</summary>{code}</details>"
+    assert least_heights(opened) == (12 + 166 + 20,) * 2
+    assert least_heights(f'<div class="tabbed-block">{code}</div><div hidden>{code}</div>') == (
+        0,
+        0,
+    )
+    prose = "<p>" + "w " * 200 + "</p>"  # 399 characters: 7 lines of 60, or 3 of 180
+    assert least_heights("<ul><li>a</li><li>b</li></ul>" + prose) == (24 + 9 * 20, 24 + 5 * 20)
+    table = "<table><tr><th>a</th></tr><tr><td>b</td></tr></table>"
+    assert least_heights(table) == (12 + 2 * 24 + 2 * 20,) * 2
 
     collapsed = "<details><summary>Setup</summary>" + code * FIRST_SCREEN_PX + "</details>\n"
     short = "<p>A short cell.</p>\n"
     wrapped = wrap_sections(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short * 200)
     assert wrapped.startswith(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short)
+
+
+def test_sections_a_wider_first_screen_reaches_are_marked_near():
+    """A phone's first screen ends sooner than a wider one's; the CSS always draws NEAR sections
+    on a wider screen, so no placeholder is on screen at load there either."""
+    from engine.sections import FIRST_SCREEN_PX, NEAR, least_heights, wrap_sections
+
+    paragraph = "<p>" + "word " * 72 + "</p>\n"  # 359 characters: 6 lines on a phone, 2 wide
+    phone, wide = least_heights(paragraph)
+    assert phone > 2 * wide
+    wrapped = wrap_sections(paragraph * (3 * FIRST_SCREEN_PX // wide))
+    starts = [
+        (match[1], wrapped[: match.start()].count("<p>") * wide)  # the least height above it
+        for match in re.finditer(r'<section class="([^"]*)"', wrapped)
+    ]
+    assert starts[0][0] == f"jd-section {NEAR}" and starts[-1][0] == "jd-section"
+    for classes, above in starts:
+        assert (NEAR in classes) == (above < FIRST_SCREEN_PX), (classes, above)
 
 
 def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
