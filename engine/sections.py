@@ -204,7 +204,8 @@ def wrap_sections(content: str) -> str:
             phone_above, wide_above = phone_above + phone, wide_above + wide
         element_height = estimated_height(element)
         if tag not in HEADINGS and not holds_heading and below_phone_screen:
-            near = near if run else on_wide_screen
+            if not run:  # a section is near when its first element is
+                near = on_wide_screen
             run, height = run + element, height + element_height
         else:
             pieces.append(section(run, height, near) + element)

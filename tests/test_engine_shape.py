@@ -24,7 +24,7 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # only near the screen (sections.py, issue 17) added 123: 4,175, so 4,200 then; stepping into a
 # notebook view's wrappers added 11, and measuring the first screen by a lower bound on its height
 # (least_heights, on a phone and on a wider screen, which removed a layout shift on three notebook
-# views) 89: 4,279, so 4,300 now.
+# views) 90: 4,280, so 4,300 now.
 # A ceiling against growth, not the issue's target.
 LINE_BUDGET = 4300
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax
