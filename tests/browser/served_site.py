@@ -93,11 +93,19 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """Says nothing when a browser hangs up mid-reply (a tab closed between tests: routine)."""
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exception(), ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(directory: Path) -> Iterator[str]:
     """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL (ending in /)."""
     handler = functools.partial(StaticHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
