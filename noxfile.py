@@ -127,22 +127,27 @@ def page(session: nox.Session) -> None:
         session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
     install(session, "test")
     session.run("python", "-m", "engine.page_outputs", *pages)  # as the build runs it, cached
-    with_notebook = session.run(
-        "python", "-c", NOTEBOOK_PAGES_SCRIPT, *pages, silent=True, log=False
-    ).split()
-    notebook_tests = [
-        f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{p}]" for p in with_notebook
-    ]
-    session.run("pytest", "-q", *pages, *notebook_tests)
+    tests = session.run("python", "-c", PAGE_TESTS_SCRIPT, *pages, silent=True, log=False).split()
+    if tests:
+        session.run("pytest", "-q", *tests)
+    else:  # pytest would stop with "no tests ran" (exit 5)
+        session.log("No code on these pages, so no examples to test.")
     urls = " or ".join(p.removeprefix("docs/").removesuffix(".md") for p in pages)
     session.log(f"Browser tests covering it: nox -s tests -- tests/browser -k '{urls}'")
 
 
-# Prints which of the given pages get a downloadable notebook (run inside the session's venv).
-NOTEBOOK_PAGES_SCRIPT = (
-    "import sys; from engine.notebooks import wants_notebook; "
-    "print(' '.join(p for p in sys.argv[1:] if wants_notebook(p)))"
-)
+# Prints the tests of the given pages: their examples (pages with code) and their notebooks
+# (pages that offer one); run inside the session's venv.
+PAGE_TESTS_SCRIPT = """
+import sys
+from engine.markers import read_pages
+from engine.notebooks import wants_notebook
+for page in read_pages(sys.argv[1:]):
+    if page.blocks:
+        print(page.path)
+    if wants_notebook(page.path):
+        print(f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{page.path}]")
+"""
 
 
 @nox.session(python=PYTHON)

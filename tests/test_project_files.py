@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -242,6 +244,31 @@ def test_a_stale_lock_fails_lint_and_ci():
     """`uv sync --frozen` alone never compares uv.lock with pyproject.toml."""
     assert '"uv", "lock", "--check"' in nox_function("lint")
     assert '"--locked" if os.environ.get("CI")' in nox_function("install")
+
+
+def nox_constant(name: str) -> str:
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    return next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == name
+    )
+
+
+def test_the_page_session_tests_what_each_page_has():
+    """A page without code has no examples: pytest given only that page would stop with
+    "no tests ran" and fail `nox -s page` on a page that is fine."""
+    pages = ["docs/reference/summary.md", "docs/reference/cheat-sheet.md", "docs/course/loops.md"]
+    script = nox_constant("PAGE_TESTS_SCRIPT")
+    done = subprocess.run(
+        [sys.executable, "-c", script, *pages], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "docs/reference/cheat-sheet.md",
+        "docs/course/loops.md",
+        "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[docs/course/loops.md]",
+    ]
 
 
 def test_pytest_rejects_unknown_config_keys():
