@@ -41,7 +41,8 @@ assert raised == [
     "TracerArrayConversionError",
     "ConcretizationTypeError",
 ]
-# Only the bool error is a ConcretizationTypeError; JAXTypeError (a TypeError) parents them all.
+# Of the three Tracer...ConversionError classes, only the bool one is a ConcretizationTypeError;
+# JAXTypeError (a TypeError) parents all four.
 tracer_errors = [getattr(errors, name) for name in raised[:3]]
 is_concretization = [issubclass(c, errors.ConcretizationTypeError) for c in tracer_errors]
 assert is_concretization == [True, False, False]
