@@ -23,7 +23,7 @@ def fit_python_loop(w, b, xs, ys, rate, steps):
 
 @jit
 def fit_fori(w, b, xs, ys, rate, steps):
-    def one_step(_, params):  # descent_step is jitted too: inside jit, it is simply inlined
+    def one_step(_, params):  # descent_step is jitted too: it compiles as part of fit_fori
         return descent_step(*params, xs, ys, rate)
 
     return lax.fori_loop(0, steps, one_step, (w, b))

@@ -1,8 +1,8 @@
 """Exercise "training_loop": copy this file, rewrite it as asked, then run
 nox -s check -- training_loop <your file>
 
-The starting point below trains y ≈ w·x + b by gradient descent, but it reads the learning
-rate from a global and drives every step from Python. Rewrite it so that:
+The starting point below has one working gradient-descent step for y ≈ w·x + b, which reads
+the learning rate from a global; the two fitting functions are yours to write. Make it so that:
 - descent_step takes the rate as an argument;
 - fit_python_loop(w, b, xs, ys, rate, steps) keeps the Python loop (for comparison);
 - fit_fori(w, b, xs, ys, rate, steps) runs every step inside ONE jitted lax.fori_loop.

@@ -9,5 +9,6 @@ def jit_scan_sum(x):
         return total + value, None  # new carry; nothing stacked per step
 
     start = jnp.zeros((), dtype=x.dtype)  # a 0-d zero of the input's own dtype
-    total, _ = lax.scan(add_one, start, x)
+    total, stacked = lax.scan(add_one, start, x)
+    assert stacked is None  # a step output of None stacks nothing
     return total
