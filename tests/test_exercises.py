@@ -20,7 +20,7 @@ import pytest
 from engine.check_solution import checks_for, load_module, run_checks
 from engine.markers import ROOT
 
-EXERCISES = ["tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"]
+EXERCISES = ["tax_brackets", "newton_sqrt", "recompile_detective", "training_loop", "model_class"]
 SOLUTIONS = ROOT / "snippets" / "exercises"
 WRONG = ROOT / "tests" / "solutions"
 # Checks no wrong solution needs to trip, and why.

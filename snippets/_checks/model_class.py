@@ -1,0 +1,129 @@
+"""Checks for the exercise "model_class": a class ``Affine(weight, bias, activation)`` whose
+``predict(x)`` returns ``activation(x @ weight + bias)`` from one jitted program.
+
+Expected values are computed in float64 NumPy from the formula. Every counting check starts
+from ``jax.clear_caches()`` and uses input shapes no other check uses, so the checks do not
+depend on their order or on what ran before them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine.check_solution import check
+
+# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+from jitkit import count_compiles
+
+NUMPY_ACTIVATIONS = {
+    "relu": lambda h: np.maximum(h, 0.0),
+    "tanh": np.tanh,
+    "identity": lambda h: h,
+}
+
+
+def _arrays(seed, batch, n_in, n_out):
+    """x (batch, n_in), weight (n_in, n_out), bias (n_out,): float32, from one explicit key."""
+    kx, kw, kb = jax.random.split(jax.random.key(seed), 3)
+    return (
+        jax.random.normal(kx, (batch, n_in)),
+        jax.random.normal(kw, (n_in, n_out)),
+        jax.random.normal(kb, (n_out,)),
+    )
+
+
+def _expected(x, weight, bias, activation):
+    h = np.asarray(x, np.float64) @ np.asarray(weight, np.float64) + np.asarray(bias, np.float64)
+    return NUMPY_ACTIVATIONS[activation](h)
+
+
+def _layer(module, weight, bias, activation):
+    cls = getattr(module, "Affine", None)
+    assert callable(cls), "expected a class named Affine at module scope, got none"
+    return cls(weight, bias, activation)
+
+
+def _predict(layer, x):
+    return np.asarray(jax.block_until_ready(layer.predict(x)))
+
+
+@check("predict gives activation(x @ weight + bias) for relu, tanh and identity")
+def predict_is_right(module):
+    for seed, activation in enumerate(NUMPY_ACTIVATIONS):
+        x, weight, bias = _arrays(seed, 4, 5, 3)
+        got = _predict(_layer(module, weight, bias, activation), x)
+        want = _expected(x, weight, bias, activation)
+        assert got.shape == want.shape and np.allclose(got, want, atol=1e-5), (
+            f"with activation={activation!r}: expected {np.round(want[0], 4)} in the first row, "
+            f"got {np.round(got[0], 4) if got.ndim == 2 else got}"
+        )
+
+
+@check("the first call with new shapes compiles exactly one program (predict runs under jit)")
+def predict_is_one_program(module):
+    x, weight, bias = _arrays(10, 3, 6, 4)
+    layer = _layer(module, weight, bias, "tanh")
+    jax.clear_caches()
+    with count_compiles() as compiles:
+        _predict(layer, x)
+    assert compiles.total == 1, (
+        f"expected 1 compilation (the whole predict as one jitted program), got "
+        f"{compiles.total}: {compiles.names}; several small ones mean predict runs eagerly"
+    )
+
+
+@check("a second Affine with new weights (same shapes and activation) compiles nothing")
+def new_object_reuses_the_program(module):
+    x, weight, bias = _arrays(20, 2, 7, 3)
+    _, other_weight, other_bias = _arrays(21, 2, 7, 3)
+    first = _layer(module, weight, bias, "relu")
+    second = _layer(module, other_weight, other_bias, "relu")
+    jax.clear_caches()
+    _predict(first, x)
+    with count_compiles() as compiles:
+        _predict(second, x)
+    assert compiles.total == 0, (
+        f"expected no compilation for a second object of the same shapes and activation, got "
+        f"{compiles.total}: {compiles.names}; is the cache keyed on the object itself?"
+    )
+
+
+@check("after obj.weight = new_weight, obj.predict uses the new weight (no stale result)")
+def reassigned_weight_is_used(module):
+    x, weight, bias = _arrays(30, 3, 5, 2)
+    _, new_weight, _ = _arrays(31, 3, 5, 2)
+    layer = _layer(module, weight, bias, "identity")
+    old = _predict(layer, x)
+    layer.weight = new_weight
+    got = _predict(layer, x)
+    want = _expected(x, new_weight, bias, "identity")
+    stale = " (the result for the old weight: a stale program)" if np.allclose(got, old) else ""
+    assert np.allclose(got, want, atol=1e-5), (
+        f"after layer.weight = new_weight: expected {np.round(want[0], 4)} in the first row, "
+        f"got {np.round(got[0], 4)}{stale}"
+    )
+
+
+@check("predict leaks no tracer: none is kept once it returns (jax.checking_leaks)")
+def no_tracer_leaks(module):
+    x, weight, bias = _arrays(40, 2, 9, 5)  # shapes no other check uses: predict is traced
+    layer = _layer(module, weight, bias, "tanh")
+    try:
+        with jax.checking_leaks():
+            _predict(layer, x)
+    except Exception as error:
+        if "Leaked" not in str(error):
+            raise
+        first = str(error).strip().splitlines()[0]
+        raise AssertionError(
+            f"expected predict to keep no tracer once it returns, got '{first}': do not store "
+            "values computed inside a jitted function on self or in a global"
+        ) from None
+    kept = [name for name, value in vars(layer).items() if isinstance(value, jax.core.Tracer)]
+    assert not kept, f"expected no tracer among the object's attributes, got one in {kept}"
