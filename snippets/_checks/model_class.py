@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from engine.check_solution import check
@@ -53,6 +52,16 @@ def _predict(layer, x):
     return np.asarray(jax.block_until_ready(layer.predict(x)))
 
 
+def _compilations(layer, x, warm_up=None):
+    """The programs compiled by ``layer.predict(x)`` from empty caches, after ``warm_up``'s call."""
+    jax.clear_caches()
+    if warm_up is not None:
+        _predict(warm_up, x)
+    with count_compiles() as compiles:
+        _predict(layer, x)
+    return compiles
+
+
 @check("predict gives activation(x @ weight + bias) for relu, tanh and identity")
 def predict_is_right(module):
     for seed, activation in enumerate(NUMPY_ACTIVATIONS):
@@ -68,10 +77,7 @@ def predict_is_right(module):
 @check("the first call with new shapes compiles exactly one program (predict runs under jit)")
 def predict_is_one_program(module):
     x, weight, bias = _arrays(10, 3, 6, 4)
-    layer = _layer(module, weight, bias, "tanh")
-    jax.clear_caches()
-    with count_compiles() as compiles:
-        _predict(layer, x)
+    compiles = _compilations(_layer(module, weight, bias, "tanh"), x)
     assert compiles.total == 1, (
         f"expected 1 compilation (the whole predict as one jitted program), got "
         f"{compiles.total}: {compiles.names}; several small ones mean predict runs eagerly"
@@ -83,11 +89,7 @@ def new_object_reuses_the_program(module):
     x, weight, bias = _arrays(20, 2, 7, 3)
     _, other_weight, other_bias = _arrays(21, 2, 7, 3)
     first = _layer(module, weight, bias, "relu")
-    second = _layer(module, other_weight, other_bias, "relu")
-    jax.clear_caches()
-    _predict(first, x)
-    with count_compiles() as compiles:
-        _predict(second, x)
+    compiles = _compilations(_layer(module, other_weight, other_bias, "relu"), x, warm_up=first)
     assert compiles.total == 0, (
         f"expected no compilation for a second object of the same shapes and activation, got "
         f"{compiles.total}: {compiles.names}; is the cache keyed on the object itself?"
