@@ -13,10 +13,10 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 
-from engine.check_solution import check
-
 # `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
+from _checks._predictions import Meaning, add_checks
+
 from jitkit import count_compiles
 
 CALLS = {
@@ -48,55 +48,10 @@ def measured() -> dict[int, int]:
     return _measured
 
 
-def _prediction(module, number):
-    found = getattr(module, "predictions", None)
-    assert found is not None, "expected a variable named predictions at module scope, got none"
-    if isinstance(found, list | tuple):  # a list of eight, in call order, is fine too
-        found = dict(enumerate(found, start=1))
-    assert isinstance(found, dict), (
-        f"expected predictions to be a dict {{1: True, ...}}, got {type(found).__name__}"
-    )
-    value = found.get(number, found.get(str(number)))
-    assert isinstance(value, bool), (
-        f"expected True (compiles) or False (cache hit) for call {number}, got {value!r}"
-    )
-    return value
-
-
-def _word(compiles: bool) -> str:
-    return "True (it compiles)" if compiles else "False (a cache hit)"
-
-
-@check("predictions has a True/False answer for each of the calls 1 to 8")
-def has_eight_answers(module):
-    missing = []
-    for number in CALLS:
-        try:
-            _prediction(module, number)
-        except AssertionError:
-            missing.append(str(number))
-    assert not missing, (
-        f"expected True or False for calls 1-8, got no usable answer for call(s) "
-        f"{', '.join(missing)}"
-    )
-
-
-def _call_check(number):
-    code, _ = CALLS[number]
-
-    @check(f"call {number} predicted right")
-    def prediction_matches(module):
-        predicted = _prediction(module, number)
-        actual = measured()[number] > 0
-        assert predicted == actual, (
-            f"call {number}, {code}: expected {_word(actual)}, measured with count_compiles, "
-            f"got your prediction {_word(predicted)}"
-        )
-
-    prediction_matches.__name__ = f"call_{number}_predicted_right"
-    return prediction_matches
-
-
-for _number in CALLS:
-    globals()[f"call_{_number}_predicted_right"] = _call_check(_number)
-del _number
+add_checks(
+    globals(),
+    {number: code for number, (code, _) in CALLS.items()},
+    lambda number: measured()[number] > 0,
+    Meaning("compiles", "cache hit", "it compiles", "a cache hit"),
+    "measured with count_compiles",
+)

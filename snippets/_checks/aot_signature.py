@@ -1,0 +1,121 @@
+"""Checks for the exercise "aot_signature": ``compile_score(batch)`` and ``predictions``.
+
+``compile_score`` must return a ``Compiled`` for ``float32[batch, 3]`` and ``float32[3]``,
+compiling one program and nothing else. The predictions are judged against what the six calls
+really do on a ``Compiled`` the checker builds itself; no answer key is trusted.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine.check_solution import check
+
+# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+from _checks._predictions import Meaning, add_checks
+
+from jitkit import count_compiles
+
+CALLS = {
+    1: ("compiled(jnp.ones((8, 3)), jnp.ones(3))", lambda c: c(jnp.ones((8, 3)), jnp.ones(3))),
+    2: ("compiled(jnp.ones((16, 3)), jnp.ones(3))", lambda c: c(jnp.ones((16, 3)), jnp.ones(3))),
+    3: ("compiled(np.ones((8, 3)), np.ones(3))", lambda c: c(np.ones((8, 3)), np.ones(3))),
+    4: (
+        "compiled(jnp.ones((8, 3), dtype=jnp.int32), jnp.ones(3))",
+        lambda c: c(jnp.ones((8, 3), dtype=jnp.int32), jnp.ones(3)),
+    ),
+    5: ("compiled(jnp.ones((8, 3)), w=jnp.ones(3))", lambda c: c(jnp.ones((8, 3)), w=jnp.ones(3))),
+    6: (
+        "jax.vmap(compiled, in_axes=(0, None))(jnp.ones((2, 8, 3)), jnp.ones(3))",
+        lambda c: jax.vmap(c, in_axes=(0, None))(jnp.ones((2, 8, 3)), jnp.ones(3)),
+    ),
+}
+_measured: dict[int, bool] = {}
+
+
+def measured() -> dict[int, bool]:
+    """Whether each call runs, on the checker's own Compiled; measured once per loaded module."""
+    if not _measured:
+
+        def score(x, w):
+            return jnp.tanh(x @ w)
+
+        specs = (jax.ShapeDtypeStruct((8, 3), jnp.float32), jax.ShapeDtypeStruct((3,), jnp.float32))
+        compiled = jax.jit(score).trace(*specs).lower().compile()
+        for number, (_, call) in CALLS.items():
+            try:
+                call(compiled)
+            except (TypeError, ValueError):
+                _measured[number] = False
+            else:
+                _measured[number] = True
+    return _measured
+
+
+def _compile(module, batch):
+    fn = getattr(module, "compile_score", None)
+    assert callable(fn), "expected a function named compile_score at module scope, got none"
+    return fn(batch)
+
+
+def _signature(compiled) -> list[str]:
+    return [str(aval) for aval in jax.tree.leaves(compiled.in_avals)]
+
+
+@check("compile_score(batch) returns a jax.stages.Compiled")
+def returns_compiled(module):
+    result = _compile(module, 8)
+    assert isinstance(result, jax.stages.Compiled), (
+        f"expected a jax.stages.Compiled (end with .lower().compile()), got "
+        f"{type(result).__module__}.{type(result).__qualname__}"
+    )
+
+
+@check("the Compiled takes float32[batch,3] and float32[3], for batch 8 and for batch 5")
+def signature_follows_batch(module):
+    for batch in (8, 5):
+        result = _compile(module, batch)
+        assert isinstance(result, jax.stages.Compiled), (
+            f"expected a jax.stages.Compiled, got {type(result).__name__}"
+        )
+        wanted = [f"float32[{batch},3]", "float32[3]"]
+        got = _signature(result)
+        assert got == wanted, f"expected compile_score({batch}) to take {wanted}, got {got}"
+
+
+@check("the Compiled computes tanh(x @ w)")
+def computes_score(module):
+    result = _compile(module, 5)
+    key_x, key_w = jax.random.split(jax.random.key(6))
+    x, w = jax.random.normal(key_x, (5, 3)), jax.random.normal(key_w, (3,))
+    got = np.asarray(result(x, w))
+    expected = np.asarray(jnp.tanh(x @ w))
+    assert got.shape == expected.shape and np.allclose(got, expected, atol=1e-6), (
+        f"expected tanh(x @ w) = {np.round(expected, 4)}, got {np.round(got, 4)}"
+    )
+
+
+@check("compile_score compiles exactly one program (no arrays made to get shapes)")
+def compiles_once(module):
+    jax.clear_caches()
+    with count_compiles() as compiles:
+        _compile(module, 7)
+    assert len(compiles.names) == 1, (
+        f"expected exactly one compilation (score's) from jax.ShapeDtypeStruct specs, got "
+        f"{compiles.names or 'none'} (making jnp arrays to read their shapes compiles too)"
+    )
+
+
+add_checks(
+    globals(),
+    {number: code for number, (code, _) in CALLS.items()},
+    lambda number: measured()[number],
+    Meaning("runs", "raises", "it runs", "it raises an error"),
+    "measured on a Compiled for float32[8,3] and float32[3]",
+)
