@@ -81,9 +81,7 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     """The setup page's install steps, from the lock: ``pip``, ``uv`` or ``versions``."""
     pins = " ".join(f'"{pin}"' for pin in requirements(True, root))
     checker = f"{site_url.rstrip('/')}/{CHECKER_URI}" if site_url and not is_local(site_url) else ""
-    fetch = (
-        f"curl -O {checker}" if checker else "# then download check.py (see Check an answer, below)"
-    )
+    fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
     if kind == "pip":
         lines = [
             "python3 -m venv jit-course && . jit-course/bin/activate",
