@@ -203,10 +203,12 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
     name = posixpath.basename(uri)
     setup = posixpath.relpath(setup_steps.SETUP_DOC, posixpath.dirname(page.file.src_uri) or ".")
+    has_setup = f"docs/{setup_steps.SETUP_DOC}" in state.pages  # a test site may have none
     link = (
         f"\n[Download this page as a Jupyter notebook]({target})"
         f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}'
-        f" · [How to run it]({setup}#notebooks){{ .jd-setup }}\n"
+        + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
+        + "\n"
     )
     return at, at, link
 

@@ -72,11 +72,12 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
     assert "project folder" not in text and "project's virtual environment" not in text
 
 
-def test_every_notebook_download_link_is_followed_by_the_setup_link():
+def test_every_notebook_download_link_is_followed_by_the_setup_link(monkeypatch):
     page = types.SimpleNamespace(
         file=types.SimpleNamespace(src_uri="course/why-compile.md"), meta={}
     )
     parsed = read_page("docs/course/why-compile.md")
+    monkeypatch.setattr(hook.state, "pages", {f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
     _, _, link = hook.render_download_link(parsed, "course/why-compile.ipynb", page)
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
 
