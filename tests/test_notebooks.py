@@ -84,6 +84,10 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
         if "AssertionError" not in str(error):
             raise
         notebook = run_notebook(page_path, tmp_path, kernel)
+    self_checks = [c for c in notebook.cells if c.source.startswith("self_check(")]
+    assert len(self_checks) >= (4 if page_path.endswith("exercises.md") else 0)
+    echoes = [c.source for c in self_checks for o in c.outputs if o.output_type == "execute_result"]
+    assert not echoes, f"self-check cells echo a value: {echoes}"
     # everything the notebook needs was there, so its first cell installed nothing
     printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
     assert printed == f"Ready: jax {locked_versions()['jax']}\n", printed
