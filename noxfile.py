@@ -54,12 +54,26 @@ def install(session: nox.Session, *groups: str) -> None:
     session.run_install(*args, env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location})
 
 
+def repo_url() -> dict[str, str]:
+    """REPO_URL for mkdocs.yml's repo_url (the header's repository link): the deploy workflow
+    sets it; locally it is this clone's `origin` as an https address, or unset (no link)."""
+    if os.environ.get("REPO_URL"):
+        return {}
+    done = subprocess.run(
+        ["git", "remote", "get-url", "origin"], cwd=ROOT, capture_output=True, text=True
+    )
+    url = done.stdout.strip().removesuffix(".git")
+    url = re.sub(r"^git@([^:]+):", r"https://\1/", url)
+    return {"REPO_URL": url} if done.returncode == 0 and url.startswith("https://") else {}
+
+
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
     """Build the site into site/ (runs every page's code; `-- --fresh` ignores the cache)."""
     install(session, "docs")
     args = [arg for arg in session.posargs if arg != "--fresh"]
     env = {"JITDOCS_FRESH": "1"} if "--fresh" in session.posargs else {}
+    env |= repo_url()
     session.run("mkdocs", "build", "--strict", *args, env=env)
 
 
@@ -68,7 +82,15 @@ def serve(session: nox.Session) -> None:
     """Preview the site with live reload at http://127.0.0.1:8000."""
     install(session, "docs")
     # --no-strict: a warning must not stop the preview; `nox -s docs` stays strict.
-    session.run("mkdocs", "serve", "--no-strict", "--dev-addr", "127.0.0.1:8000", *session.posargs)
+    session.run(
+        "mkdocs",
+        "serve",
+        "--no-strict",
+        "--dev-addr",
+        "127.0.0.1:8000",
+        *session.posargs,
+        env=repo_url(),
+    )
 
 
 def find_browser():

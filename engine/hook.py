@@ -12,6 +12,7 @@ import os
 import posixpath
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine import matrix, notebook_view
+from engine import matrix, notebook_view, setup_steps
 from engine.build import PageFailure, execute_pages
 from engine.markers import (
     BADGES,
@@ -53,6 +54,7 @@ class BuildState:
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
+    site_url: str = ""  # for the set-up page's download address
 
 
 # mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
@@ -101,6 +103,10 @@ def on_files(files: Files, config) -> Files:
         add_figure_files(page, results[page.path], files, config)
         add_notebook_file(page, results[page.path], files, config, root)
     add_robots_txt(files, config)
+    # the exercise and lesson checker as one file, for readers without a clone
+    checker = setup_steps.checker_script(root)
+    files.append(File.generated(config, setup_steps.CHECKER_URI, content=checker))
+    state.site_url = config.get("site_url") or ""
     state.course = course_nav(config.get("nav") or [])
     state.compatibility = matrix.load(root / matrix.DATA) or {}
     log.info(matrix.summary(pages, state.compatibility or None))
@@ -196,9 +202,13 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     at = parsed.title_end
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
     name = posixpath.basename(uri)
+    setup = posixpath.relpath(setup_steps.SETUP_DOC, posixpath.dirname(page.file.src_uri) or ".")
+    has_setup = f"docs/{setup_steps.SETUP_DOC}" in state.pages  # a test site may have none
     link = (
         f"\n[Download this page as a Jupyter notebook]({target})"
-        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}\n'
+        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}'
+        + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
+        + "\n"
     )
     return at, at, link
 
@@ -259,6 +269,9 @@ def render_directive(directive: Directive, page_path: str) -> str:
         return render_version_notes(page_path)
     if directive.name == "marker-table":
         return marker_table()
+    if directive.name == "install":
+        steps = setup_steps.render(directive.value, state.site_url)
+        return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
     if directive.name == "course-table":
         return render_course_table(page_path)
     label = BADGES[directive.value].label

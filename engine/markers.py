@@ -103,6 +103,12 @@ def _badge(args: str) -> str:
     return args
 
 
+def _install(args: str) -> str:
+    if args not in ("pip", "uv", "versions"):
+        raise ValueError(f"must be one of pip, uv, versions, got '{args}'")
+    return args
+
+
 @dataclass(frozen=True)
 class MarkerSpec:
     """One marker: how it is written, what it applies to, what it means, how its argument parses.
@@ -208,6 +214,16 @@ MARKERS = {
             "version-notes",
             ITSELF,
             (("version-notes", "Replaced by the table of every contract and fact on the site."),),
+        ),
+        MarkerSpec(
+            "install",
+            ITSELF,
+            (
+                ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
+                ("install: uv", "Replaced by the same set-up commands with uv."),
+                ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
+            ),
+            _install,
         ),
         MarkerSpec(
             "marker-table",

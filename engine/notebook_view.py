@@ -96,6 +96,8 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
             svg = output.get("data", {}).get("image/svg+xml")
             if svg is not None:
                 output["data"] = {"text/html": figures[svg]}
+    if "install" in view["cells"][0]["metadata"].get("tags", []):  # the title comes first
+        view["cells"][:2] = view["cells"][1::-1]
     title = view["cells"][0]
     title["source"] = f"---\n{yaml.safe_dump(meta, sort_keys=False)}---\n{title['source']}"
     download = posixpath.relpath(posixpath.dirname(here) + ".ipynb", here)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import nbformat
 
+from engine import setup_steps
 from engine.build import project_files
 from engine.execute import PRELUDE
 from engine.markers import (
@@ -209,18 +210,22 @@ def page_to_notebook(
     environment: dict | None = None,
     site_url: str = "",
     files: dict[str, str] | None = None,
+    install: str = "",
 ) -> dict:
     """The notebook for ``page``, validated against the nbformat v4 schema.
 
     ``outcomes`` are the build's results for ``page.blocks`` (same order) and become the cells'
-    outputs; ``files`` are the project files to recreate in the setup cell (``project_files``).
+    outputs; ``files`` are the project files to recreate in the setup cell (``project_files``);
+    ``install``, when given, is the first cell (``setup_steps.install_cell``). A preview address
+    (``127.0.0.1``) as ``site_url`` is ignored: nothing a reader downloads links there.
     """
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
-    site = site_url.rstrip("/") + "/" if site_url else ""
+    site = site_url.rstrip("/") + "/" if site_url and not setup_steps.is_local(site_url) else ""
     prose = partial(_prose, site=site, page_path=page.path)
     nodes = outline(page, drop_title=True)  # the title cell already says it
     parts = [
+        *([_code_cell(install, {"tags": ["install"]})] if install else []),
         _title_cell(page, environment or {}, site),
         _code_cell(_setup_source(files or {}), {"tags": ["setup"]}),
         *_render(nodes, page, outcomes, prose),
@@ -257,13 +262,20 @@ def build_notebook(
     site_url: str = "",
     root: Path = ROOT,
 ) -> dict:
-    """The notebook the build serves for a parsed page, with its project files bundled."""
+    """The notebook the build serves for a parsed page, with its project files bundled and a
+    first cell that installs the packages its code imports, pinned as in ``uv.lock``."""
+    sources = [block.source for block in page.blocks]
+    files = project_files(sources, root)
+    pins = setup_steps.requirements(setup_steps.needs_charts([*sources, *files.values()]), root)
+    local = not site_url or setup_steps.is_local(site_url)
+    setup_url = "" if local else site_url.rstrip("/") + "/" + setup_steps.SETUP_PAGE
     return page_to_notebook(
         page,
         outcomes=outcomes,
         environment=environment,
         site_url=site_url,
-        files=project_files([block.source for block in page.blocks], root),
+        files=files,
+        install=setup_steps.install_cell(pins, setup_url),
     )
 
 
@@ -288,7 +300,8 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
     )
     lines.append(
         f"This notebook is {where}, cell for cell. The outputs you see were produced {made}; "
-        "timings are from that machine and will differ on yours. **Run the setup cell first.** "
+        "timings are from that machine and will differ on yours. **Run the install cell and "
+        "the setup cell first**: one installs what the notebook needs, the other sets it up. "
         "Cells marked ❌ show a mistake: the ones that raise are tagged `raises-exception`, so "
         "*Run All* continues past them."
     )
@@ -306,7 +319,7 @@ def _setup_source(files: dict[str, str]) -> str:
         names = ", ".join(sorted(files))
         lines += [
             "# It writes the project files this notebook imports to a temporary folder and",
-            "# puts that folder on sys.path, so nothing but the installed packages is needed:",
+            "# puts that folder on sys.path, so nothing but the packages above is needed:",
             f"# {names}",
             "",
             "",

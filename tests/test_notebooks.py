@@ -1,10 +1,12 @@
 """The downloadable notebooks: well formed, faithful to their page, and runnable top to bottom.
 
 Each notebook the build serves (``engine.notebooks.build_notebook``, the function the hook
-calls) is validated against the nbformat v4 schema and executed with nbclient in a kernel started
-from this venv, in an empty temporary folder and without the project on ``PYTHONPATH``: exactly
-what a learner who downloads the one file has. No cell may raise except the ❌ cells, which must
-raise the very error their page declares.
+calls) is validated against the nbformat v4 schema and executed with nbclient in an empty
+temporary folder, without the project on ``PYTHONPATH``, in a kernel from a **fresh venv**
+that holds only what the notebook's own first cell installs (plus ipykernel, the reader's
+kernel): exactly what a learner who downloads the one file has. Notebooks with the same install
+line share one venv (``fresh_venvs``). No cell may raise except the ❌ cells, which must raise
+the very error their page declares.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from engine.notebooks import (
     wants_notebook,
 )
 from engine.results import Outcome
+from engine.setup_steps import locked_versions
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -45,7 +48,7 @@ def test_chapter_pages_and_the_workbook_get_notebooks():
     assert notebook_uri("docs/course/why-compile.md") == "course/why-compile.ipynb"
 
 
-def run_notebook(page_path: str, folder: Path) -> nbformat.NotebookNode:
+def run_notebook(page_path: str, folder: Path, kernel: str = "python3") -> nbformat.NotebookNode:
     notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
     nbformat.validate(notebook)
     env = {
@@ -54,22 +57,40 @@ def run_notebook(page_path: str, folder: Path) -> nbformat.NotebookNode:
     client = NotebookClient(
         notebook,
         timeout=CELL_TIMEOUT,
-        kernel_name="python3",
+        kernel_name=kernel,
         resources={"metadata": {"path": str(folder)}},
     )
     client.execute(env=env)  # raises CellExecutionError on any unexpected error
     return notebook
 
 
+def install_line(notebook: dict) -> list[str]:
+    """The packages the notebook's first cell installs (its ``%pip install`` line)."""
+    first = notebook["cells"][0]
+    assert first["cell_type"] == "code" and "install" in first["metadata"]["tags"]
+    lines = [line.strip() for line in first["source"].splitlines()]
+    (pip,) = [line for line in lines if line.startswith("%pip install ")]
+    return pip.removeprefix("%pip install ").split()
+
+
 @pytest.mark.parametrize("page_path", PAGES)
-def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path):
+def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs):
+    """In a fresh venv made from the notebook's first cell alone: nothing else is installed."""
+    kernel = fresh_venvs.kernel(install_line(build_notebook(read_page(page_path))))
     try:
-        notebook = run_notebook(page_path, tmp_path)
+        notebook = run_notebook(page_path, tmp_path, kernel)
     except CellExecutionError as error:
         # A page's timing assert can lose once to a busy machine; a real break fails twice.
         if "AssertionError" not in str(error):
             raise
-        notebook = run_notebook(page_path, tmp_path)
+        notebook = run_notebook(page_path, tmp_path, kernel)
+    self_checks = [c for c in notebook.cells if c.source.startswith("self_check(")]
+    assert len(self_checks) >= (4 if page_path.endswith("exercises.md") else 0)
+    echoes = [c.source for c in self_checks for o in c.outputs if o.output_type == "execute_result"]
+    assert not echoes, f"self-check cells echo a value: {echoes}"
+    # everything the notebook needs was there, so its first cell installed nothing
+    printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
+    assert printed == f"Ready: jax {locked_versions()['jax']}\n", printed
 
     for cell in notebook.cells:
         if cell.cell_type != "code" or "raises-exception" not in cell.metadata.get("tags", []):

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from engine.check_solution import NotChecked, check
 
 # `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
@@ -97,6 +97,8 @@ def tighter_tolerance_takes_longer(module):
 @check("new values of a and tol reuse the compiled program (tol is traced, not static)")
 def tolerance_is_traced(module):
     fn = _function(module)
+    if not hasattr(fn, "lower"):
+        raise NotChecked("because newton_sqrt is not jitted, so there is no compiled program")
     _call(fn, 3.0, 1e-3)  # the one compilation these argument types need
     name = getattr(getattr(fn, "__wrapped__", fn), "__name__", None)
     with count_compiles() as compiles:
@@ -172,6 +174,14 @@ def _counted_while_loops(limit):
 @check("stops after a capped number of steps when the tolerance can never be met (tol=-1)")
 def loop_is_capped(module):
     fn = _function(module)
+    trace = getattr(fn, "trace", None) or jax.jit(fn).trace  # a jitted fn keeps its static args
+    try:  # tracing builds the loop without running it, so an uncapped loop cannot hang here
+        trace(2.0, -1.0)
+    except Exception as error:
+        raise NotChecked(
+            f"because newton_sqrt does not trace ({type(error).__name__}), and a Python loop "
+            "run eagerly here would say nothing about the jitted one"
+        ) from None
     # Run the loop eagerly (jax.disable_jit makes lax.while_loop a Python loop), so that a
     # loop without a cap can be interrupted instead of spinning forever in compiled code.
     with jax.disable_jit(), _counted_while_loops(STEP_LIMIT):

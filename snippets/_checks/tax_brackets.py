@@ -102,14 +102,11 @@ def vectorized_matches_reference(module):
 
 @check("tax_vectorized keeps the input's shape: 3x4 incomes in, 3x4 taxes out")
 def vectorized_keeps_shape(module):
+    """Only the shape: the values are the check above's business."""
     fn = _function(module, "tax_vectorized")
     grid = jnp.asarray(INCOMES[:12], jnp.float32).reshape(3, 4)
     got = jnp.asarray(_traced(fn, "tax_vectorized", grid))
     assert got.shape == (3, 4), (
         f"expected shape (3, 4), got shape {got.shape}: work element-wise, without "
         "flattening or reducing the input"
-    )
-    want = EXPECTED[:12].reshape(3, 4)
-    assert np.allclose(np.asarray(got, np.float64), want, rtol=RTOL, atol=ATOL), (
-        f"expected {want.tolist()}, got {np.asarray(got).tolist()}"
     )

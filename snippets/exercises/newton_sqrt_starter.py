@@ -1,5 +1,6 @@
 """Exercise "newton_sqrt": copy this file, fill in the function, then run
-nox -s check -- newton_sqrt <your file>
+python check.py newton_sqrt <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
 Newton's step for sqrt(a): x_next = (x + a / x) / 2, starting from x = a (or 1 if a < 1).
 Stop when two successive guesses differ by less than tol, or after a fixed number of steps.

@@ -1,6 +1,7 @@
 """Exercise "recompile_detective": copy this file, answer True (compiles) or False (served
 from the cache) for each call, then run
-nox -s check -- recompile_detective <your file>
+python check.py recompile_detective <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
     from functools import partial
 

@@ -1,5 +1,6 @@
 """Exercise "tax_brackets": copy this file, fill in both functions, then run
-nox -s check -- tax_brackets <your file>
+python check.py tax_brackets <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
 Brackets: 0% below 12,000; 15% from 12,000; 25% from 45,000; 35% from 110,000.
 Each rate applies only to the part of the income inside its bracket.

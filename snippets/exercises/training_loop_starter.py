@@ -1,5 +1,6 @@
 """Exercise "training_loop": copy this file, rewrite it as asked, then run
-nox -s check -- training_loop <your file>
+python check.py training_loop <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
 The starting point below has one working gradient-descent step for y ≈ w·x + b, which reads
 the learning rate from a global; the two fitting functions are yours to write. Make it so that:

@@ -1,0 +1,145 @@
+"""What a reader installs to run the site's code, read from ``uv.lock`` (never typed by hand).
+
+- ``requirements(needs_charts)``: the pinned packages a notebook or the setup page names;
+- ``install_cell(...)``: a notebook's first cell, a ``%pip install`` of those pins, skipped
+  when they are already installed (as in the project's own environment);
+- ``render(kind, ...)``: the setup page's ``<!-- install: KIND -->`` blocks;
+- ``checker_script(root)``: ``check.py``, the exercise and lesson checker as one file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from engine.markers import ROOT
+
+# Read at run time: part of the cache key of every page that imports this module.
+READS_AT_RUN_TIME = ("uv.lock",)
+CORE = ("jax", "jaxlib", "numpy")  # every page's code; charts also need matplotlib
+CHARTS = ("matplotlib",)
+CHECKER_URI = "downloads/check.py"
+SETUP_PAGE = "about/run-it-yourself/"  # its URL; SETUP_DOC is its file
+SETUP_DOC = "about/run-it-yourself.md"
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "0.0.0.0", "[::1]")
+
+
+@cache
+def locked_versions(root: Path = ROOT) -> dict[str, str]:
+    path = root / "uv.lock" if (root / "uv.lock").is_file() else ROOT / "uv.lock"  # test sites
+    lock = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {package["name"]: package["version"] for package in lock["package"]}
+
+
+def requirements(needs_charts: bool = True, root: Path = ROOT) -> list[str]:
+    versions = locked_versions(root)
+    names = CORE + (CHARTS if needs_charts else ())
+    return [f"{name}=={versions[name]}" for name in names]
+
+
+def needs_charts(sources: list[str]) -> bool:
+    return any("matplotlib" in source for source in sources)
+
+
+def is_local(url: str) -> bool:
+    """A preview address (``nox -s serve``): never put into anything a reader downloads."""
+    host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+    return host in LOCAL_HOSTS
+
+
+def install_cell(pins: list[str], setup_url: str = "") -> str:
+    """The notebook's first cell: install the pinned packages unless they are there already."""
+    where = f": {setup_url}" if setup_url else ": the site's page About > Run it yourself"
+    pairs = ", ".join(repr(pin.split("==")[0]) + ": " + repr(pin.split("==")[1]) for pin in pins)
+    return "\n".join(
+        [
+            "# Run this cell first. It installs the packages this notebook needs, at the versions",
+            "# the site was built with, unless they are installed already. Other ways to set up",
+            f"# (pip, uv, the repository){where}",
+            "import importlib.metadata",
+            "",
+            "",
+            "def _missing(pinned):",
+            "    def version(name):",
+            "        try:",
+            "            return importlib.metadata.version(name)",
+            "        except importlib.metadata.PackageNotFoundError:",
+            "            return None",
+            "",
+            "    return [name for name, wanted in pinned.items() if version(name) != wanted]",
+            "",
+            "",
+            f"if _missing({{{pairs}}}):",
+            f"    %pip install {' '.join(pins)}",
+            'print("Ready: jax", importlib.metadata.version("jax"))',
+        ]
+    )
+
+
+def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
+    """The setup page's install steps, from the lock: ``pip``, ``uv`` or ``versions``."""
+    pins = " ".join(f'"{pin}"' for pin in requirements(True, root))
+    checker = f"{site_url.rstrip('/')}/{CHECKER_URI}" if site_url and not is_local(site_url) else ""
+    fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
+    if kind == "pip":
+        lines = [
+            "python3 -m venv jit-course && . jit-course/bin/activate",
+            f"python -m pip install {pins} jupyterlab",
+            fetch,
+            "python check.py tax_brackets my_tax.py",
+        ]
+    elif kind == "uv":
+        lines = [
+            "uv venv jit-course --python 3.12 && . jit-course/bin/activate",
+            f"uv pip install {pins} jupyterlab",
+            fetch,
+            "python check.py tax_brackets my_tax.py",
+        ]
+    else:
+        versions = locked_versions(root)
+        rows = [f"| `{name}` | {versions[name]} |" for name in CORE + CHARTS]
+        return "| Package | Version |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+    return "```bash\n" + "\n".join(lines) + "\n```\n"
+
+
+def checker_script(root: Path = ROOT) -> str:
+    """``check.py``: the checker, its checks and jitkit in one file a reader can download."""
+    from engine.build import project_files
+
+    files = project_files(["from engine.check_solution import checks_for"], root)
+    lines = [
+        '"""Check an answer to an exercise or a practice-track lesson of "jax.jit, executed".',
+        "",
+        "    python check.py <exercise-id> <your_file.py>",
+        "",
+        "Needs only jax and numpy. It unpacks the site's checker and its checks into a temporary",
+        'folder and runs them: the same code as "nox -s check" in the repository.',
+        '"""',
+        "",
+        "import sys",
+        "import tempfile",
+        "from pathlib import Path",
+        "",
+        "FILES = {",
+    ]
+    lines += [f"    {name!r}: {text!r}," for name, text in files.items()]
+    lines += [
+        "}",
+        "",
+        "",
+        "def main():",
+        '    folder = Path(tempfile.mkdtemp(prefix="jitdocs-check-"))',
+        "    for name, text in FILES.items():",
+        "        (folder / name).parent.mkdir(parents=True, exist_ok=True)",
+        '        (folder / name).write_text(text, encoding="utf-8")',
+        '    sys.path[:0] = [str(folder), str(folder / "snippets")]',
+        "    from engine.check_solution import main as check",
+        "",
+        "    return check(sys.argv[1:])",
+        "",
+        "",
+        'if __name__ == "__main__":',
+        "    sys.exit(main())",
+    ]
+    return "\n".join(lines) + "\n"

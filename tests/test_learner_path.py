@@ -1,0 +1,154 @@
+"""A reader with only the hosted site: from any exercise, lesson or notebook link to the set-up
+page in one click, set-up steps generated from ``uv.lock``, a checker that works outside a
+clone, and nothing downloadable that points at a preview address.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import types
+from pathlib import Path
+
+import pytest
+from test_exercises import EXERCISES
+from test_lessons import LESSONS
+from test_notebooks import PAGES, install_line
+
+from engine import hook, setup_steps
+from engine.check_solution import exercise_ids
+from engine.markers import ROOT, read_page
+from engine.notebooks import build_notebook, dumps
+
+SETUP = "about/run-it-yourself.md"
+PREVIEW = "http://127.0.0.1:8000/"
+SITE = "https://example.github.io/jit-docs/"
+
+
+def page_text(path: str) -> str:
+    return (ROOT / "docs" / path).read_text(encoding="utf-8")
+
+
+def setup_pins(kind: str = "pip") -> list[str]:
+    """The pinned packages the set-up page's install command names."""
+    return re.findall(r'"([\w-]+==[^"]+)"', setup_steps.render(kind, SITE))
+
+
+# ---------------------------------------------------------------- generated from the lock
+
+
+def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
+    versions = setup_steps.locked_versions()
+    pins = setup_pins("pip")
+    assert pins == setup_pins("uv") == setup_steps.requirements(True)
+    assert {pin.split("==")[0] for pin in pins} == {"jax", "jaxlib", "numpy", "matplotlib"}
+    assert all(versions[name] == version for name, version in (p.split("==") for p in pins))
+    assert f"| `jax` | {versions['jax']} |" in setup_steps.render("versions")
+    for page_path in PAGES:
+        assert set(install_line(build_notebook(read_page(page_path)))) <= set(pins), page_path
+
+
+def test_setup_page_renders_its_steps_from_markers():
+    text = page_text(SETUP)
+    for kind in ("versions", "pip", "uv"):
+        assert f"<!-- install: {kind} -->" in text
+    assert "jax==" not in text, "versions are generated from uv.lock, never typed"
+    assert f"{SITE}{setup_steps.CHECKER_URI}" in setup_steps.render("pip", SITE)
+    assert "127.0.0.1" not in setup_steps.render("pip", PREVIEW)
+
+
+# ---------------------------------------------------------------- one click to the set-up page
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["index.md", "practice/exercises.md", "track/index.md", *(f"track/{x.file}" for x in LESSONS)],
+)
+def test_exercises_lessons_and_home_link_the_setup_page(path: str):
+    text = page_text(path)
+    target = os.path.relpath(SETUP, os.path.dirname(path) or ".")
+    assert re.search(rf"\]\({re.escape(target)}(#[\w-]+)?\)", text), f"{path}: no link to {SETUP}"
+    assert "project folder" not in text and "project's virtual environment" not in text
+
+
+def test_every_notebook_download_link_is_followed_by_the_setup_link(monkeypatch):
+    page = types.SimpleNamespace(
+        file=types.SimpleNamespace(src_uri="course/why-compile.md"), meta={}
+    )
+    parsed = read_page("docs/course/why-compile.md")
+    monkeypatch.setattr(hook.state, "pages", {f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
+    _, _, link = hook.render_download_link(parsed, "course/why-compile.ipynb", page)
+    assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_notebooks_link_the_setup_page_and_never_a_preview_address(page_path: str):
+    page = read_page(page_path)
+    hosted = build_notebook(page, site_url=SITE)
+    assert f"{SITE}about/run-it-yourself/" in hosted["cells"][0]["source"]
+    local = dumps(build_notebook(page, site_url=PREVIEW))
+    assert "127.0.0.1" not in local and "localhost" not in local
+    assert "Run it yourself" in json_cell(local)
+
+
+def json_cell(text: str) -> str:
+    import json
+
+    return json.loads(text)["cells"][0]["source"]
+
+
+def test_the_bundled_checker_has_no_preview_address():
+    script = setup_steps.checker_script()
+    assert "127.0.0.1" not in script and "localhost" not in script
+
+
+# ---------------------------------------------------------------- the repository link
+
+
+def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_request():
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "repo_url: !ENV [REPO_URL, null]" in config
+    workflow = (ROOT / ".github/workflows/deploy.yml").read_text(encoding="utf-8")
+    assert "REPO_URL: ${{ github.server_url }}/${{ github.repository }}" in workflow
+    # The theme's script asks GitHub's API for stars and forks of any element with this
+    # attribute; the override keeps the link and drops the attribute.
+    partial = (ROOT / "engine/overrides/partials/source.html").read_text(encoding="utf-8")
+    assert 'href="{{ config.repo_url }}"' in partial
+    assert "data-md-component" not in partial.split("-#}", 1)[1]
+
+
+# ---------------------------------------------------------------- checking outside a clone
+
+
+def reference_solutions() -> dict[str, Path]:
+    found = {name: ROOT / "snippets" / "exercises" / f"{name}.py" for name in EXERCISES}
+    found |= {lesson.id: lesson.solution for lesson in LESSONS}
+    assert set(found) == set(exercise_ids())
+    return found
+
+
+def test_check_py_checks_every_exercise_and_lesson_in_a_fresh_venv(fresh_venvs, tmp_path):
+    """The set-up page's packages, check.py from the site, an answer file: nothing else."""
+    python = fresh_venvs.python(setup_pins("pip"))
+    (tmp_path / "check.py").write_text(setup_steps.checker_script(), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JUPYTER_PATH")}
+
+    def check(exercise: str, answer: Path) -> subprocess.CompletedProcess:
+        mine = tmp_path / f"my_{exercise}.py"
+        mine.write_text(answer.read_text(encoding="utf-8"), encoding="utf-8")
+        command = [python, "check.py", exercise, mine.name]
+        return subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
+
+    for exercise, solution in reference_solutions().items():
+        done = check(exercise, solution)
+        assert done.returncode == 0, f"{exercise}:\n{done.stdout}{done.stderr}"
+        assert re.fullmatch(r"\d+ passed, 0 failed", done.stdout.splitlines()[-1])
+    wrong = check("logistic_steps", ROOT / "tests/solutions/logistic_steps/wrong_static_count.py")
+    assert wrong.returncode == 1 and "FAIL  " in wrong.stdout
+    usage = subprocess.run(
+        [python, "check.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert usage.returncode == 2 and "python check.py <exercise-id>" in usage.stderr
