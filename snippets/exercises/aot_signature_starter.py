@@ -1,5 +1,6 @@
 """Exercise "aot_signature": copy this file, fill in both parts, then run
-nox -s check -- aot_signature <your file>
+python check.py aot_signature <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
 Part 1: compile_score(batch) returns a Compiled of jax.jit(score) for x: float32[batch, 3] and
 w: float32[3], built from jax.ShapeDtypeStruct specs (no arrays).

@@ -1,5 +1,6 @@
 """Exercise "model_class": copy this file, rewrite it as asked, then run
-nox -s check -- model_class <your file>
+python check.py model_class <your file>
+(check.py is on the site's "Run it yourself" page; in a clone: nox -s check -- ...)
 
 Affine(weight, bias, activation).predict(x) computes activation(x @ weight + bias). The
 arithmetic below is right, but calling predict fails: @jax.jit cannot take this self. Make it
