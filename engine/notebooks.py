@@ -266,7 +266,7 @@ def build_notebook(
     first cell that installs the packages its code imports, pinned as in ``uv.lock``."""
     sources = [block.source for block in page.blocks]
     files = project_files(sources, root)
-    pins = setup_steps.requirements(setup_steps.needs_charts([*sources, *files.values()]), root)
+    pins = setup_steps.requirements([*sources, *files.values()], root)
     local = not site_url or setup_steps.is_local(site_url)
     setup_url = "" if local else site_url.rstrip("/") + "/" + setup_steps.SETUP_PAGE
     return page_to_notebook(

@@ -1,6 +1,7 @@
 """What a reader installs to run the site's code, read from ``uv.lock`` (never typed by hand).
 
-- ``requirements(needs_charts)``: the pinned packages a notebook or the setup page names;
+- ``requirements(sources)``: the pinned packages a notebook (or, with no sources, the setup
+  page) names;
 - ``install_cell(...)``: a notebook's first cell, a ``%pip install`` of those pins, skipped
   when they are already installed (as in the project's own environment);
 - ``render(kind, ...)``: the setup page's ``<!-- install: KIND -->`` blocks;
@@ -17,8 +18,11 @@ from engine.markers import ROOT
 
 # Read at run time: part of the cache key of every page that imports this module.
 READS_AT_RUN_TIME = ("uv.lock",)
-CORE = ("jax", "jaxlib", "numpy")  # every page's code; charts also need matplotlib
-CHARTS = ("matplotlib",)
+CORE = ("jax", "jaxlib", "numpy")  # every page's code
+# Packages only some pages need, with the words in a page's code (or its bundled files) that
+# mean it needs them: charts need matplotlib; jax.export's serialize/deserialize need flatbuffers,
+# which jax does not install.
+OPTIONAL = {"matplotlib": ("matplotlib",), "flatbuffers": (".serialize(", "deserialize(")}
 CHECKER_URI = "downloads/check.py"
 SETUP_PAGE = "about/run-it-yourself/"  # its URL; SETUP_DOC is its file
 SETUP_DOC = "about/run-it-yourself.md"
@@ -32,14 +36,16 @@ def locked_versions(root: Path = ROOT) -> dict[str, str]:
     return {package["name"]: package["version"] for package in lock["package"]}
 
 
-def requirements(needs_charts: bool = True, root: Path = ROOT) -> list[str]:
+def requirements(sources: list[str] | None = None, root: Path = ROOT) -> list[str]:
+    """Pins for code that needs them (``sources``), or every package a page may need (None)."""
     versions = locked_versions(root)
-    names = CORE + (CHARTS if needs_charts else ())
-    return [f"{name}=={versions[name]}" for name in names]
-
-
-def needs_charts(sources: list[str]) -> bool:
-    return any("matplotlib" in source for source in sources)
+    code = None if sources is None else "\n".join(sources)
+    extra = [
+        name
+        for name, words in OPTIONAL.items()
+        if code is None or any(word in code for word in words)
+    ]
+    return [f"{name}=={versions[name]}" for name in (*CORE, *extra)]
 
 
 def is_local(url: str) -> bool:
@@ -79,7 +85,7 @@ def install_cell(pins: list[str], setup_url: str = "") -> str:
 
 def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     """The setup page's install steps, from the lock: ``pip``, ``uv`` or ``versions``."""
-    pins = " ".join(f'"{pin}"' for pin in requirements(True, root))
+    pins = " ".join(f'"{pin}"' for pin in requirements(root=root))
     checker = f"{site_url.rstrip('/')}/{CHECKER_URI}" if site_url and not is_local(site_url) else ""
     fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
     if kind == "pip":
@@ -98,7 +104,7 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
         ]
     else:
         versions = locked_versions(root)
-        rows = [f"| `{name}` | {versions[name]} |" for name in CORE + CHARTS]
+        rows = [f"| `{name}` | {versions[name]} |" for name in (*CORE, *OPTIONAL)]
         return "| Package | Version |\n| --- | --- |\n" + "\n".join(rows) + "\n"
     return "```bash\n" + "\n".join(lines) + "\n```\n"
 

@@ -41,12 +41,25 @@ def setup_pins(kind: str = "pip") -> list[str]:
 def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
     versions = setup_steps.locked_versions()
     pins = setup_pins("pip")
-    assert pins == setup_pins("uv") == setup_steps.requirements(True)
-    assert {pin.split("==")[0] for pin in pins} == {"jax", "jaxlib", "numpy", "matplotlib"}
+    assert pins == setup_pins("uv") == setup_steps.requirements()
+    every_package = {"jax", "jaxlib", "numpy", "matplotlib", "flatbuffers"}
+    assert {pin.split("==")[0] for pin in pins} == every_package
     assert all(versions[name] == version for name, version in (p.split("==") for p in pins))
     assert f"| `jax` | {versions['jax']} |" in setup_steps.render("versions")
     for page_path in PAGES:
         assert set(install_line(build_notebook(read_page(page_path)))) <= set(pins), page_path
+
+
+def test_a_notebook_pins_an_optional_package_only_when_its_code_needs_it():
+    """compile-once serializes with jax.export (flatbuffers) and draws nothing; static-vs-traced
+    needs neither flatbuffers nor matplotlib; why-compile draws charts."""
+
+    def names(path: str) -> set[str]:
+        return {pin.split("==")[0] for pin in install_line(build_notebook(read_page(path)))}
+
+    assert names("docs/course/compile-once.md") == {"jax", "jaxlib", "numpy", "flatbuffers"}
+    assert names("docs/course/static-vs-traced.md") == {"jax", "jaxlib", "numpy"}
+    assert "matplotlib" in names("docs/course/why-compile.md")
 
 
 def test_setup_page_renders_its_steps_from_markers():
