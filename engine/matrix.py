@@ -321,26 +321,39 @@ def details(data: dict | None) -> str:
 
 
 def page_note(page: Page, data: dict | None, here: str) -> str:
-    """The one line under a course or track page's title: which releases its claims hold on."""
+    """The line under a course or track page's title: its claims, then any other failing check.
+
+    Empty when there is nothing to tell a reader: no claim and no failing check.
+    """
     releases = tested(data)
-    if not releases:
-        return ""
-    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
-    span = f"the JAX releases tested, {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
-    ids = [claim.id for claim in claims(page)]
-    failing = not_holding(data, ids)
+    checks, failed_on = set(), {}  # failing plain checks ("path:line"); releases they fail on
     for release in releases:
         for other in release.get("other", []):
             if other.startswith(f"{page.path}:"):
-                failing[f"other check broken on {release['jax']}"] += 1
-    if not ids and not failing:
-        return f"This page has no contract or fact for the [compatibility matrix]({link}) to test."
-    if not failing:
-        return f"Every claim on this page holds on {span} ([compatibility matrix]({link}))."
-    which = ", ".join(f"{count} {what}" for what, count in failing.items())
-    return (
-        f"Not every claim on this page holds on {span}: {which} ([compatibility matrix]({link}))."
-    )
+                checks.add(other.split(": ", 1)[0])
+                failed_on[release["jax"]] = True
+    ids = [claim.id for claim in claims(page)]
+    if not releases or not ids and not checks:
+        return ""
+    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
+    first, last = releases[0]["jax"], releases[-1]["jax"]
+    span = f"the [{len(releases)} JAX releases tested]({link}) ({first}{DASH}{last})"
+    held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
+    if held == len(ids):
+        head = {1: "The one claim", 2: "Both claims"}.get(held, f"All {held} claims")
+    else:
+        head = f"{held} of the {len(ids)} claims"
+    parts = [f"{head} on this page {'holds' if held == 1 else 'hold'} on {span}"] if ids else []
+    failing = not_holding(data, ids)
+    parts += [", ".join(f"{count} {what}" for what, count in failing.items())] if failing else []
+    if checks:
+        plural = len(checks) > 1
+        kind = "other checks (not claims)" if plural else "other check (not a claim)"
+        if not ids:
+            kind = f"[{'checks' if plural else 'check'}]({link}) on this page, none a claim,"
+        verb = "fail" if plural else "fails"
+        parts.append(f"{len(checks)} {kind} {verb} on {' and '.join(failed_on)}")
+    return "; ".join(parts) + "."
 
 
 def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
