@@ -321,26 +321,46 @@ def details(data: dict | None) -> str:
 
 
 def page_note(page: Page, data: dict | None, here: str) -> str:
-    """The one line under a course or track page's title: which releases its claims hold on."""
+    """The line under a course or track page's title; "" with no claim and nothing failing."""
     releases = tested(data)
-    if not releases:
-        return ""
-    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
-    span = f"the JAX releases tested, {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
-    ids = [claim.id for claim in claims(page)]
-    failing = not_holding(data, ids)
+    checks, failed_on = set(), {}  # failing plain checks ("path:line"); releases they fail on
     for release in releases:
         for other in release.get("other", []):
             if other.startswith(f"{page.path}:"):
-                failing[f"other check broken on {release['jax']}"] += 1
-    if not ids and not failing:
-        return f"This page has no contract or fact for the [compatibility matrix]({link}) to test."
-    if not failing:
-        return f"Every claim on this page holds on {span} ([compatibility matrix]({link}))."
-    which = ", ".join(f"{count} {what}" for what, count in failing.items())
-    return (
-        f"Not every claim on this page holds on {span}: {which} ([compatibility matrix]({link}))."
-    )
+                checks.add(other.split(": ", 1)[0])
+                failed_on[release["jax"]] = True
+    ids = [claim.id for claim in claims(page)]
+    if not releases or (not ids and not checks):
+        return ""
+    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
+    first, last = releases[0]["jax"], releases[-1]["jax"]
+    span = f"the [{len(releases)} JAX releases tested]({link}) ({first}{DASH}{last})"
+    held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
+    head = {1: "The one claim", 2: "Both claims"}.get(held, f"All {held} claims")
+    head = head if held == len(ids) else f"{held} of the {len(ids)} claims"
+    parts = [f"{head} on this page {'holds' if held == 1 else 'hold'} on {span}"] if ids else []
+    parts += [_not_holding_words(data, ids)] if held < len(ids) else []
+    if checks:
+        one = len(checks) == 1
+        noun, rest = ("check", "(not a claim) fails") if one else ("checks", "(not claims) fail")
+        kind = f"other {noun} {rest}" if ids else f"[{noun}]({link}) on this page {rest}"
+        parts.append(f"{len(checks)} {kind} on {_and(list(failed_on))}")
+    return "; ".join(parts) + "."
+
+
+def _and(words: list[str]) -> str:
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
+def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
+    """``1 broken on 0.11.2, 3 not run on 0.9.2 and 0.10.2``: one group per verdict and count."""
+    groups: dict[tuple[str, int], list[str]] = {}
+    for release in tested(data):
+        found = [(verdict(data, release, c) or {"verdict": NOT_RUN})["verdict"] for c in claim_ids]
+        for verdict_, count in Counter(found).items():
+            if verdict_ != HOLDS:
+                groups.setdefault((verdict_, count), []).append(release["jax"])
+    return ", ".join(f"{count} {word} on {_and(jax)}" for (word, count), jax in groups.items())
 
 
 def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:

@@ -229,23 +229,54 @@ def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
 def test_page_note_says_which_claims_hold_where(demo_data):
     demo, data = demo_data
     note = matrix.page_note(demo, data, demo.path)
-    span = f"the JAX releases tested, 0.11.2{matrix.DASH}{PINNED}"
-    assert note.startswith(f"Not every claim on this page holds on {span}: ")
-    assert "1 broken on 0.11.2" in note and "(../reference/version-notes.md)" in note
+    link = "[2 JAX releases tested](../reference/version-notes.md)"
+    tested = f"the {link} (0.11.2{matrix.DASH}{PINNED})"
+    assert note == f"1 of the 2 claims on this page holds on {tested}; 1 broken on 0.11.2."
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
-    data["releases"][2]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
-    assert matrix.page_note(demo, data, demo.path).endswith(
-        f"1 other check broken on {PINNED} ([compatibility matrix](../reference/version-notes.md))."
+    assert matrix.page_note(demo, data, demo.path) == f"Both claims on this page hold on {tested}."
+    for found in data["releases"][1:]:
+        found["verdicts"] = {}  # claims added since the matrix ran: one group, not one per release
+    assert matrix.page_note(demo, data, demo.path) == (
+        f"0 of the 2 claims on this page hold on {tested}; 2 not run on 0.11.2 and {PINNED}."
     )
-    assert "demo.md:9: AssertionError at <code>assert x</code>" in matrix.details(data)
-    data["releases"][2]["other"] = []
-    assert matrix.page_note(demo, data, demo.path).startswith(
-        f"Every claim on this page holds on {span} "
-    )
+    data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"] = {
+        c.id: {"verdict": "holds"} for c in matrix.claims(demo)
+    }
     start, end, text = matrix.page_note_edit(demo, data)
     assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
     assert matrix.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
     assert matrix.page_note_edit(page("No title here.\n"), data) is None
+
+
+def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):
+    """Every claim holding while a plain assert fails must not read as 'this page is wrong'."""
+    demo, data = demo_data
+    data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
+    data["releases"][1]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
+    data["releases"][2]["other"] = ["docs/elsewhere.md:9: AssertionError at `assert y`"]
+    note = matrix.page_note(demo, data, demo.path)
+    assert note.startswith("Both claims on this page hold on the [2 JAX releases tested]")
+    assert note.endswith("; 1 other check (not a claim) fails on 0.11.2.")
+    assert "Not every claim" not in note
+    assert "demo.md:9: AssertionError at <code>assert x</code>" in matrix.details(data)
+    data["releases"][2]["other"] = ["docs/course/demo.md:12: AssertionError at `assert z`"]
+    assert "; 2 other checks (not claims) fail on 0.11.2 and " in matrix.page_note(
+        demo, data, demo.path
+    )
+
+
+def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
+    """A page with no claim and no failing check gets no maintainer-facing line under its title."""
+    _, data = demo_data
+    plain = page("# Plain\n\nProse only.\n\n" + fence("print(1)"), "docs/track/plain.md")
+    assert matrix.page_note(plain, data, plain.path) == ""
+    assert matrix.page_note_edit(plain, data) is None
+    index = parse_page("docs/track/index.md", (ROOT / "docs/track/index.md").read_text("utf-8"))
+    assert matrix.page_note_edit(index, matrix.load(ROOT / matrix.DATA)) is None
+    data["releases"][2]["other"] = ["docs/track/plain.md:5: AssertionError at `assert 0`"]
+    note = matrix.page_note(plain, data, plain.path)
+    check = "[check](../reference/version-notes.md)"
+    assert note == f"1 {check} on this page (not a claim) fails on {PINNED}."
 
 
 def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
