@@ -84,32 +84,41 @@ def predict_is_one_program(module):
     )
 
 
-@check("a second Affine with new weights (same shapes and activation) compiles nothing")
+@check("a second Affine with new weights compiles nothing and gives its own result")
 def new_object_reuses_the_program(module):
     x, weight, bias = _arrays(20, 2, 7, 3)
     _, other_weight, other_bias = _arrays(21, 2, 7, 3)
     first = _layer(module, weight, bias, "relu")
-    compiles = _compilations(_layer(module, other_weight, other_bias, "relu"), x, warm_up=first)
+    second = _layer(module, other_weight, other_bias, "relu")
+    compiles = _compilations(second, x, warm_up=first)
     assert compiles.total == 0, (
         f"expected no compilation for a second object of the same shapes and activation, got "
-        f"{compiles.total}: {compiles.names}; is the cache keyed on the object itself?"
+        f"{compiles.total}: {compiles.names}; is the cache keyed on the object itself, or is "
+        "predict wrapped in a new jax.jit on every call?"
     )
-
-
-@check("after obj.weight = new_weight, obj.predict uses the new weight (no stale result)")
-def reassigned_weight_is_used(module):
-    x, weight, bias = _arrays(30, 3, 5, 2)
-    _, new_weight, _ = _arrays(31, 3, 5, 2)
-    layer = _layer(module, weight, bias, "identity")
-    old = _predict(layer, x)
-    layer.weight = new_weight
-    got = _predict(layer, x)
-    want = _expected(x, new_weight, bias, "identity")
-    stale = " (the result for the old weight: a stale program)" if np.allclose(got, old) else ""
+    got, want = _predict(second, x), _expected(x, other_weight, other_bias, "relu")
     assert np.allclose(got, want, atol=1e-5), (
-        f"after layer.weight = new_weight: expected {np.round(want[0], 4)} in the first row, "
-        f"got {np.round(got[0], 4)}{stale}"
+        f"expected the second object's own result, {np.round(want[0], 4)} in the first row, got "
+        f"{np.round(got[0], 4)}: it shares a program that baked in the first object's weights"
     )
+
+
+@check("a reassigned weight, bias or activation is used by the next predict (no stale result)")
+def reassigned_attributes_are_used(module):
+    x, weight, bias = _arrays(30, 3, 5, 2)
+    _, new_weight, new_bias = _arrays(31, 3, 5, 2)
+    layer = _layer(module, weight, bias, "identity")
+    for name, value in (("weight", new_weight), ("bias", new_bias), ("activation", "relu")):
+        old = _predict(layer, x)
+        setattr(layer, name, value)
+        got = _predict(layer, x)
+        want = _expected(x, layer.weight, layer.bias, layer.activation)
+        stale = " (the result before the change: a stale program)" if np.allclose(got, old) else ""
+        shown = repr(value) if isinstance(value, str) else "a new array"
+        assert np.allclose(got, want, atol=1e-5), (
+            f"after layer.{name} = {shown}: expected {np.round(want[0], 4)} in the first "
+            f"row, got {np.round(got[0], 4)}{stale}"
+        )
 
 
 @check("predict leaks no tracer: none is kept once it returns (jax.checking_leaks)")

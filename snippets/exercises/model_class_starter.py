@@ -7,7 +7,7 @@ arithmetic below is right, but calling predict fails: @jax.jit cannot take this 
 work so that:
 - predict runs as one jitted function;
 - a new object with new weights of the same shapes and the same activation compiles nothing;
-- after obj.weight = new_weight, obj.predict uses the new weight;
+- after obj.weight, obj.bias or obj.activation is reassigned, obj.predict uses the new value;
 - predict keeps no tracer anywhere once it returns.
 """
 

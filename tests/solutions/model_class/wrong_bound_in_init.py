@@ -1,6 +1,6 @@
 """Jits the bound method once per object in __init__: every object compiles its own program.
 
-Fails: a second Affine with new weights (same shapes and activation) compiles nothing
+Fails: a second Affine with new weights compiles nothing and gives its own result
 """
 
 import jax

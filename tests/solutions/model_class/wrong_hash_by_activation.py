@@ -1,7 +1,7 @@
 """Static self hashed and compared by its activation only: objects share a program, but the
 weights of the first object traced are baked into it.
 
-Fails: after obj.weight = new_weight, obj.predict uses the new weight (no stale result)
+Fails: a reassigned weight, bias or activation is used by the next predict (no stale result)
 """
 
 from functools import partial

@@ -1,7 +1,7 @@
 """Makes self static without __hash__/__eq__: the object is its own cache key, so a weight
 assigned after the first call is never used.
 
-Fails: after obj.weight = new_weight, obj.predict uses the new weight (no stale result)
+Fails: a reassigned weight, bias or activation is used by the next predict (no stale result)
 """
 
 from functools import partial
