@@ -1,13 +1,15 @@
 """Checks for the exercise "aot_signature": ``compile_score(batch)`` and ``predictions``.
 
 ``compile_score`` must return a ``Compiled`` for ``float32[batch, 3]`` and ``float32[3]``,
-compiling one program and nothing else. The predictions are judged against what the six calls
-really do on a ``Compiled`` the checker builds itself; no answer key is trusted.
+compiling one program and nothing else. Specs alone means no data at all:
+NumPy placeholders compile nothing extra, so a memory check catches them. The predictions are
+judged against what the six calls really do on a ``Compiled`` the checker builds itself; no answer key is trusted.
 """
 
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from pathlib import Path
 
 import jax
@@ -111,6 +113,31 @@ def compiles_once(module):
         f"{compiles.names or 'none'} (making jnp arrays to read their shapes compiles too)"
     )
 
+
+
+# Rows for the memory check: x would be float32[2**22, 3], 48 MiB, if anyone made it.
+BIG_BATCH = 2**22
+
+
+@check("compile_score makes no arrays, not even NumPy ones (memory stays far below one x)")
+def makes_no_arrays(module):
+    array_bytes = BIG_BATCH * 3 * 4
+    outer = tracemalloc.is_tracing()  # e.g. pytest -X tracemalloc: keep its tracing on
+    if outer:
+        tracemalloc.reset_peak()
+    else:
+        tracemalloc.start()
+    try:
+        _compile(module, BIG_BATCH)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        if not outer:
+            tracemalloc.stop()
+    assert peak < array_bytes // 2, (
+        f"expected compile_score({BIG_BATCH}) to allocate far less than the "
+        f"{array_bytes // 2**20} MiB of an x array (specs hold no data), got a peak of "
+        f"{peak / 2**20:.0f} MiB: did it make placeholder arrays (np.zeros, np.ones...)?"
+    )
 
 add_checks(
     globals(),
