@@ -9,6 +9,7 @@ the JAX_* / XLA_* environment variables. Prose is not part of it, so editing pro
 from __future__ import annotations
 
 import ast
+import collections
 import dataclasses
 import hashlib
 import importlib.metadata
@@ -17,21 +18,23 @@ import logging
 import os
 import platform
 import queue
+import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-from engine import results
-from engine.execute import TIMEOUT_ADVICE
+from engine import results, terminal
+from engine.execute import TIMEOUT_ADVICE, leftover_message
 from engine.markers import ROOT, SNIPPETS, Page
 from engine.results import Failure, Outcome, PageResult
 
 CACHE_DIR = ROOT / ".cache" / "jitdocs"
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py")
+ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py", "terminal.py")
+STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
 log = logging.getLogger("mkdocs.jitdocs")
 
 
@@ -229,20 +232,49 @@ def run_page(page: Page) -> PageResult:
         env=child_environment(),
         text=True,
         encoding="utf-8",
+        errors="backslashreplace",
+        start_new_session=True,  # the page's processes: its own session and process group
     )
     lines: queue.Queue = queue.Queue()
-    stderr: list[str] = []
+    stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
     threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
     threading.Thread(target=_pump, args=(child.stderr, stderr), daemon=True).start()
     child.stdin.write(json.dumps(request))
     child.stdin.close()
+    where = page.path
     try:
         outcomes, env = _follow(page, child, lines, stderr)
+    except PageFailure as error:
+        where = error.failure.where
+        raise
     finally:
         if child.poll() is None:
             child.kill()
         child.wait()
+        stopped = stop_session(child.pid)
+        if stopped:
+            count = f"{len(stopped)} process{'es' if len(stopped) != 1 else ''}"
+            them = ", ".join(stopped)
+            log.warning("jitdocs: %s left %s running; stopped: %s", where, count, them)
     return PageResult(outcomes, env, cached=False, seconds=time.perf_counter() - started)
+
+
+def stop_session(session: int) -> list[str]:
+    """End what is left of a page's session once its runner has exited (a block that timed out
+    or crashed had no chance to stop its own processes); the described ones found in /proc."""
+    stopped = []
+    for _ in range(5):
+        left = terminal.in_session(session)
+        stopped += [terminal.describe(pid) for pid in sorted(left)]
+        terminal.stop(left)
+        try:
+            os.killpg(session, signal.SIGKILL)  # without /proc: the page's process group
+        except (OSError, AttributeError):
+            pass  # no such group left, or no process groups here
+        if not left:
+            break
+        time.sleep(0.01)
+    return sorted(set(stopped))
 
 
 def _pump(stream, sink) -> None:
@@ -264,7 +296,7 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
             raise _page_failure(page, current, results.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
-            tail = "".join(stderr[-20:]).rstrip()
+            tail = "".join(list(stderr)[-20:]).rstrip()
             summary = f"the page's process exited ({child.returncode}) before finishing"
             raise _page_failure(page, current, results.CRASH, summary, f":\n{tail}")
         message = json.loads(line)
@@ -321,6 +353,9 @@ def execute_pages(
                 on_failure(page, failure)
                 continue
             store(page, key, result, cache_dir, code)
+        for block, outcome in zip(page.blocks, result.outcomes, strict=False):
+            if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
+                log.warning("jitdocs: %s", leftover_message(block, outcome.stopped))
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
         report(
