@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import contextlib
 import dataclasses
 import hashlib
 import importlib.metadata
@@ -260,21 +261,13 @@ def run_page(page: Page) -> PageResult:
 
 
 def stop_session(session: int) -> list[str]:
-    """End what is left of a page's session once its runner has exited (a block that timed out
-    or crashed had no chance to stop its own processes); the described ones found in /proc."""
-    stopped = []
-    for _ in range(5):
-        left = terminal.in_session(session)
-        stopped += [terminal.describe(pid) for pid in sorted(left)]
-        terminal.stop(left)
-        try:
-            os.killpg(session, signal.SIGKILL)  # without /proc: the page's process group
-        except (OSError, AttributeError):
-            pass  # no such group left, or no process groups here
-        if not left:
-            break
-        time.sleep(0.01)
-    return sorted(set(stopped))
+    """End what is left of a page's session once its runner has ended (a block that timed out or
+    crashed could not stop its own processes). Without /proc, kill its process group instead."""
+    if terminal.PROC.is_dir():
+        return terminal.stop_all(lambda: terminal.live(session=session))
+    with contextlib.suppress(OSError, AttributeError):  # no group left; no groups on Windows
+        os.killpg(session, signal.SIGKILL)
+    return []
 
 
 def _pump(stream, sink) -> None:

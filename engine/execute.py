@@ -36,7 +36,6 @@ OUTPUT_ADVICE = (
     "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
     " if a reader really needs it all"
 )
-STOP_ROUNDS = 5  # a process may start another while the last ones are being stopped
 
 
 class BlockFailure(Exception):
@@ -63,14 +62,14 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
         return Outcome(skipped=True)
     buffer = terminal.CappedOutput(block.max_output * 1024)
     drain_timing_claims(block)  # leftovers from a block that failed before its claims were read
-    running = terminal.descendants()
+    running = terminal.live()
     started = time.perf_counter()
     stopped: list[str] = []
     try:
         try:
             error, warned = _run_captured(block, namespace, buffer)
         finally:
-            stopped = stop_new_processes(running)
+            stopped = terminal.stop_all(lambda: terminal.live() - running)
         return _outcome(block, buffer, error, warned, stopped, time.perf_counter() - started)
     except BlockFailure as error:
         if not stopped:
@@ -103,21 +102,6 @@ def _outcome(
         raise
     outcome.figures = collect_figures(block)
     return outcome
-
-
-def stop_new_processes(running: set[int]) -> list[str]:
-    """Stop every process the block started that is still running; say which they were."""
-    stopped: dict[int, str] = {}
-    for _ in range(STOP_ROUNDS):
-        left = terminal.descendants() - running
-        if not left:
-            break
-        stopped.update({pid: terminal.describe(pid) for pid in left if pid not in stopped})
-        terminal.stop(left)
-        deadline = time.monotonic() + 1.0
-        while left & terminal.descendants() and time.monotonic() < deadline:
-            time.sleep(0.005)  # a killed process takes a moment to end
-    return [stopped[pid] for pid in sorted(stopped)]
 
 
 def leftover_message(block: Block, stopped: list[str]) -> str:

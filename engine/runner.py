@@ -2,8 +2,9 @@
 
 A fresh process per page is what keeps pages apart: a page that turns on ``jax_enable_x64``
 cannot change the next page's output. The build starts it as the leader of a new session, so
-every process the page's code starts can be found (``engine.terminal``) and stopped. The request (the page's blocks) arrives as JSON on stdin;
-progress and results leave as JSON lines on the original stdout, which user code cannot reach.
+every process the page's code starts can be found (``engine.terminal``) and stopped. The
+request (the page's blocks) arrives as JSON on stdin; progress and results leave as JSON lines
+on the original stdout, which user code cannot reach.
 """
 
 from __future__ import annotations

@@ -1,22 +1,21 @@
-"""What a block's code may leave behind: its printed output and the processes it started.
+"""What a block's code leaves behind: its printed output and the processes it started.
 
-- ``CappedOutput``: the block's stdout/stderr, kept up to a limit and only counted past it, so a
-  block that prints 50 MB costs the build a counter, not 50 MB of memory.
-- ``clean``: terminal output as a terminal would show it. Colour codes (SGR) are kept, for the
-  page (``to_html``, with nbconvert's converter, as the notebook view uses) and for Jupyter; a
-  carriage return overwrites its line; every other control character becomes its visible Unicode
-  "control picture" (NUL -> ␀), so none reaches the HTML or the notebooks raw.
-- ``descendants`` / ``stop``: the processes a block started, found in Linux's /proc (elsewhere
-  there is nothing to list, and the build's kill of the page's process group is what remains).
+``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
+costs a counter, not 50 MB). ``clean`` makes output what a terminal shows: colour codes (SGR)
+stay, for the page (``to_html``: nbconvert's converter, as in the notebook view) and for Jupyter;
+a carriage return overwrites its line; any other control character becomes its visible Unicode
+control picture (NUL -> ␀). ``live`` / ``stop_all`` find and end a block's processes with Linux's
+/proc; elsewhere they find none, and the build's kill of the page's process group remains.
 """
 
 from __future__ import annotations
 
-import codecs
+import contextlib
 import io
 import os
 import re
 import signal
+import time
 from pathlib import Path
 
 # CSI sequences as nbconvert's ansi filter matches them; only SGR ("m": colour, bold) survive.
@@ -41,15 +40,12 @@ class CappedOutput(io.TextIOBase):
         self.size = 0
         self._parts: list[str] = []
         self._kept = 0
-        self._encoder = codecs.getincrementalencoder("utf-8")("surrogatepass")
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        size = len(self._encoder.encode(text))
+        size = len(text.encode("utf-8", "surrogatepass"))
         self.size += size
         if self._kept < self.limit:
             room = self.limit - self._kept  # characters: at least one byte each
@@ -115,46 +111,38 @@ def to_html(text: str) -> str:
 PROC = Path("/proc")
 
 
-def _table() -> dict[int, tuple[int, int, str]] | None:
-    """pid -> (parent pid, session id, state) of every process, or None without /proc."""
-    if not (PROC / "self" / "stat").is_file():
-        return None
+def _table() -> dict[int, tuple[int, int, str]]:
+    """pid -> (parent pid, session id, state) of every process; empty without /proc."""
     table = {}
-    for entry in PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry in PROC.iterdir() if (PROC / "self" / "stat").is_file() else []:
         try:
-            stat = (entry / "stat").read_text()
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
         except OSError:
             continue  # it ended meanwhile
-        fields = stat[stat.rindex(")") + 2 :].split()
-        table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0])
+        if stat:
+            fields = stat[stat.rindex(")") + 2 :].split()
+            table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0])
     return table
 
 
-def descendants(root: int | None = None) -> set[int]:
-    """Live processes (not zombies) below ``root`` (default: this process) or in its session."""
-    root = os.getpid() if root is None else root
+def live(root: int | None = None, session: int | None = None) -> set[int]:
+    """Running processes (not zombies) below ``root`` in the process tree or in ``session``;
+    by default those of this process, and of its session if it leads one (a page's runner)."""
+    if root is None and session is None:
+        root = os.getpid()
+        session = root if os.getsid(0) == root else None
     table = _table()
-    if not table:
-        return set()
-    try:
-        session = os.getsid(root)
-    except OSError:
-        session = None
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():
         children.setdefault(parent, []).append(pid)
     found, todo = set(), [root]
     while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    if session == root:  # the page's runner leads its own session: all of it is the page's
-        found |= {pid for pid, (_, sid, _) in table.items() if sid == session}
-    found.discard(root)
-    return {pid for pid in found if pid in table and table[pid][2] not in "ZX"}
+        below = [pid for pid in children.get(todo.pop(), []) if pid not in found]
+        found.update(below)
+        todo += below
+    found |= {pid for pid, (_, sid, _) in table.items() if sid == session}
+    found.discard(os.getpid())
+    return {pid for pid in found if table[pid][2] not in "ZX"}
 
 
 def describe(pid: int) -> str:
@@ -166,27 +154,28 @@ def describe(pid: int) -> str:
     return f"{command[:60] or '?'} (pid {pid})"
 
 
-def stop(pids: set[int]) -> None:
-    """SIGKILL ``pids`` (their children are found and stopped by the caller's next look)."""
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass  # already gone
+def stop_all(find, rounds: int = 5) -> list[str]:
+    """SIGKILL what ``find()`` returns until it returns nothing (a process may start another
+    meanwhile); the stopped processes, described."""
+    stopped: dict[int, str] = {}
+    for _ in range(rounds):
+        left = find()
+        if not left:
+            break
+        stopped.update({pid: describe(pid) for pid in left if pid not in stopped})
+        for pid in left:
+            with contextlib.suppress(OSError):  # already gone
+                os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 1.0
+        while left & find() and time.monotonic() < deadline:
+            time.sleep(0.005)  # a killed process takes a moment to end
+    return [stopped[pid] for pid in sorted(stopped)]
 
 
 def set_subreaper() -> None:
     """Linux: orphans of this process's descendants become its children rather than init's, so a
-    process that daemonizes (forks twice) is still found by ``descendants``. Elsewhere: nothing."""
-    try:
+    process that daemonizes (forks twice) is still found by ``live``. Elsewhere: nothing."""
+    with contextlib.suppress(OSError, AttributeError):
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        pass
-
-
-def in_session(session: int) -> set[int]:
-    """Live processes in the session that ``session`` (a process id) started."""
-    table = _table() or {}
-    return {pid for pid, (_, sid, state) in table.items() if sid == session and state not in "ZX"}
