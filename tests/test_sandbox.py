@@ -11,8 +11,6 @@ import json
 import logging
 import os
 import re
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -24,6 +22,7 @@ from engine.build import PageFailure, execute_pages, run_page
 from engine.execute import execute_block, new_namespace
 from engine.markers import ROOT, marker_table, parse_page, read_page
 from engine.notebooks import build_notebook
+from tests.test_build_end_to_end import build as build_site
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n are text
 
@@ -98,6 +97,15 @@ def test_a_process_a_block_leaves_running_is_stopped_and_named_with_its_line(tmp
         results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
     assert results[demo.path].cached
     assert any("test-page.md:7 left 1 process" in r.getMessage() for r in caplog.records)
+
+
+@needs_proc
+def test_a_strict_build_of_a_page_that_leaves_sleep_600_fails_naming_it_and_stops_it(tmp_path):
+    pid_file = tmp_path / "sleep.pid"
+    done, _ = build_site(tmp_path, "# Demo\n\n" + fence(sleeper(pid_file)))
+    assert done.returncode != 0
+    assert "docs/index.md:3 left 1 process running; it was stopped (sleep 600" in done.stderr
+    assert gone(int(pid_file.read_text()))
 
 
 @needs_proc
@@ -236,57 +244,14 @@ def test_terminal_output_is_cleaned_as_a_terminal_shows_it():
     assert not RAW_CONTROL.search(output.replace("\x1b[", ""))  # only colour codes are left
 
 
-def site_config(tmp_path: Path) -> None:
-    (tmp_path / "mkdocs.yml").write_text(
-        textwrap.dedent(
-            f"""\
-            site_name: demo
-            theme:
-              name: material
-              font: false
-            hooks:
-              - {ROOT / "engine" / "hook.py"}
-            markdown_extensions:
-              - admonition
-              - attr_list
-              - md_in_html
-              - pymdownx.details
-              - pymdownx.highlight:
-                  pygments_lang_class: true
-              - pymdownx.superfences
-            """
-        )
-    )
-
-
-def mkdocs(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", *args],
-        cwd=tmp_path,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def test_colours_and_control_characters_in_a_built_page(tmp_path):
     """Top level and inside a ❌ box (an admonition): no raw control byte reaches the HTML, the
     colours are nbconvert's classes, and the text outside them is escaped."""
-    site_config(tmp_path)
-    (tmp_path / "docs").mkdir()
     error = "raise ValueError('\\x1b[33mwarned\\x1b[0m\\x00')"
-    (tmp_path / "docs" / "index.md").write_text(
-        "# Demo\n\n"
-        + fence(COLOURED)
-        + "\n"
-        + fence(COLOURED + error, "bad: raises ValueError")
-        + "\n"
-        + fence("print('fine')", "good")
-    )
-    done = mkdocs(tmp_path)
+    text = "# Demo\n\n" + fence(COLOURED) + "\n" + fence(COLOURED + error, "bad: raises ValueError")
+    done, html = build_site(tmp_path, text + "\n" + fence("print('fine')", "good"))
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    text = html.read_text(encoding="utf-8")
     assert not RAW_CONTROL.search(text), RAW_CONTROL.findall(text)
     assert text.count('<span class="ansi-red-fg">red</span>') == 2
     assert text.count('<span class="ansi-green-intense-fg ansi-bold">bold green</span>') == 2
