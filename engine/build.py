@@ -19,9 +19,11 @@ import logging
 import os
 import platform
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -224,13 +226,14 @@ def run_page(page: Page) -> PageResult:
     """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block."""
     started = time.perf_counter()
     request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
+    scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "engine.runner"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        env=child_environment(),
+        env={**child_environment(), "TMPDIR": scratch},
         text=True,
         encoding="utf-8",
         errors="backslashreplace",
@@ -253,6 +256,7 @@ def run_page(page: Page) -> PageResult:
             child.kill()
         child.wait()
         stopped = stop_session(child.pid)
+        shutil.rmtree(scratch, ignore_errors=True)
         if stopped:
             count = f"{len(stopped)} process{'es' if len(stopped) != 1 else ''}"
             them = ", ".join(stopped)

@@ -179,6 +179,18 @@ def test_the_build_starts_each_page_in_a_session_of_its_own():
     assert outcome.output == "True True\n"
 
 
+def test_temporary_files_a_page_forgets_are_removed_with_its_process():
+    code = (
+        "import os, tempfile\n"
+        "handle, path = tempfile.mkstemp()\n"
+        "print(path)\n"
+        "assert os.path.exists(path)"
+    )
+    path = Path(run_page(page(fence(code))).outcomes[0].output.strip())
+    assert path.name and not path.exists() and not path.parent.exists()
+    assert path.parent.name.startswith("jitdocs-page-")
+
+
 # ---------------------------------------------------------------- output size
 
 
