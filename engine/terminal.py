@@ -114,14 +114,15 @@ PROC = Path("/proc")
 def _table() -> dict[int, tuple[int, int, str]]:
     """pid -> (parent pid, session id, state) of every process; empty without /proc."""
     table = {}
-    for entry in PROC.iterdir() if (PROC / "self" / "stat").is_file() else []:
+    names = os.listdir(PROC) if (PROC / "self" / "stat").is_file() else []
+    for name in filter(str.isdigit, names):
         try:
-            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+            with open(f"{PROC}/{name}/stat", "rb") as stat:  # plain open: runs after every block
+                text = stat.read()
         except OSError:
             continue  # it ended meanwhile
-        if stat:
-            fields = stat[stat.rindex(")") + 2 :].split()
-            table[int(entry.name)] = (int(fields[1]), int(fields[3]), fields[0])
+        fields = text[text.rindex(b")") + 2 :].split()
+        table[int(name)] = (int(fields[1]), int(fields[3]), fields[0].decode())
     return table
 
 
