@@ -281,7 +281,7 @@ def _pump(stream, sink) -> None:
         sink.put(None)
 
 
-def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[Outcome], dict]:
+def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome], dict]:
     outcomes: list[Outcome] = []
     current, limit = None, STARTUP_SECONDS
     deadline = time.monotonic() + limit

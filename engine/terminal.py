@@ -131,7 +131,7 @@ def live(root: int | None = None, session: int | None = None) -> set[int]:
     by default those of this process, and of its session if it leads one (a page's runner)."""
     if root is None and session is None:
         root = os.getpid()
-        session = root if os.getsid(0) == root else None
+        session = root if getattr(os, "getsid", lambda _: None)(0) == root else None
     table = _table()
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():
@@ -176,7 +176,7 @@ def stop_all(find, rounds: int = 5) -> list[str]:
 def set_subreaper() -> None:
     """Linux: orphans of this process's descendants become its children rather than init's, so a
     process that daemonizes (forks twice) is still found by ``live``. Elsewhere: nothing."""
-    with contextlib.suppress(OSError, AttributeError):
+    with contextlib.suppress(OSError, AttributeError, TypeError):
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER

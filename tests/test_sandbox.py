@@ -171,6 +171,33 @@ def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monk
     assert any("test-page.md:2 left 1 process running" in m and f"(pid {pid})" in m for m in said)
 
 
+@needs_proc
+def test_processes_of_a_page_whose_process_dies_are_stopped_and_named(tmp_path, caplog):
+    pid_file = tmp_path / "sleep.pid"
+    code = sleeper(pid_file) + "import os\nos._exit(3)"
+    with (
+        caplog.at_level(logging.WARNING, logger="mkdocs.jitdocs"),
+        pytest.raises(PageFailure, match=r":1: the page's process exited \(3\)"),
+    ):
+        run_page(page(fence(code)))
+    pid = int(pid_file.read_text())
+    assert gone(pid)
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("test-page.md:1 left 1 process running" in m and f"(pid {pid})" in m for m in said)
+
+
+@needs_proc
+def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
+    """Where the build cannot list processes, it kills the page's process group instead."""
+    monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(build.terminal, "PROC", tmp_path / "no-proc")  # in the build only
+    pid_file = tmp_path / "sleep.pid"
+    code = sleeper(pid_file) + "import os, time\nos.kill(os.getpid(), 19)"  # SIGSTOP: a hang
+    with pytest.raises(PageFailure, match="did not finish"):
+        run_page(page(fence(code, "timeout: 1")))
+    assert gone(int(pid_file.read_text()))
+
+
 def test_the_build_starts_each_page_in_a_session_of_its_own():
     """The guarantee that holds without /proc too: the page's processes share a session (and
     a process group) that the build's own process is not in, so killing it spares the build."""
