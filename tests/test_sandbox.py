@@ -149,6 +149,20 @@ def test_a_block_that_times_out_has_its_processes_stopped_and_reported(tmp_path)
     assert gone(int(pid_file.read_text()))
 
 
+def fails_and_stops(demo, failure: str, pid_file: Path, line: int, caplog) -> None:
+    """The page fails as ``failure`` says; its `sleep` is gone, and a warning names it."""
+    with (
+        caplog.at_level(logging.WARNING, logger="mkdocs.jitdocs"),
+        pytest.raises(PageFailure, match=failure),
+    ):
+        run_page(demo)
+    pid = int(pid_file.read_text())
+    assert gone(pid)
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    where = f"test-page.md:{line} left 1 process running"
+    assert any(where in m and f"(pid {pid})" in m for m in said), said
+
+
 @needs_proc
 def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monkeypatch, caplog):
     """A hang the block's own timer cannot stop: the build kills the page's process, then
@@ -160,30 +174,16 @@ def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monk
         "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
         "time.sleep(60)"
     )
-    with (
-        caplog.at_level(logging.WARNING, logger="mkdocs.jitdocs"),
-        pytest.raises(PageFailure, match=r":2: block did not finish within 2 s and was stopped"),
-    ):
-        run_page(page(fence(code, "timeout: 1")))
-    pid = int(pid_file.read_text())
-    assert gone(pid)
-    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert any("test-page.md:2 left 1 process running" in m and f"(pid {pid})" in m for m in said)
+    failure = r":2: block did not finish within 2 s and was stopped"
+    fails_and_stops(page(fence(code, "timeout: 1")), failure, pid_file, 2, caplog)
 
 
 @needs_proc
 def test_processes_of_a_page_whose_process_dies_are_stopped_and_named(tmp_path, caplog):
     pid_file = tmp_path / "sleep.pid"
     code = sleeper(pid_file) + "import os\nos._exit(3)"
-    with (
-        caplog.at_level(logging.WARNING, logger="mkdocs.jitdocs"),
-        pytest.raises(PageFailure, match=r":1: the page's process exited \(3\)"),
-    ):
-        run_page(page(fence(code)))
-    pid = int(pid_file.read_text())
-    assert gone(pid)
-    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert any("test-page.md:1 left 1 process running" in m and f"(pid {pid})" in m for m in said)
+    failure = r":1: the page's process exited \(3\)"
+    fails_and_stops(page(fence(code)), failure, pid_file, 1, caplog)
 
 
 @needs_proc
