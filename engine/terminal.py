@@ -3,9 +3,10 @@
 ``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
 costs a counter, not 50 MB). ``clean`` makes output what a terminal shows: colour codes (SGR)
 stay, for the page (``to_html``: nbconvert's converter, as in the notebook view) and for Jupyter;
-a carriage return overwrites its line; any other control character becomes its visible Unicode
-control picture (NUL -> ␀). ``live`` / ``stop_all`` find and end a block's processes with Linux's
-/proc; elsewhere they find none, and the build's kill of the page's process group remains.
+a carriage return overwrites its line; any other control character becomes its Python escape
+(NUL -> ``\\x00``, which any font can draw). ``live`` / ``stop_all`` find and end a block's
+processes with Linux's /proc; elsewhere they find none, and the build kills the page's process
+group instead.
 """
 
 from __future__ import annotations
@@ -71,10 +72,10 @@ def clean(text: str) -> str:
         text = "\n".join(_overwrite(line) for line in text.split("\n"))
     kept, start = [], 0
     for match in CSI.finditer(text):
-        kept.append(CONTROL.sub(_picture, text[start : match.start()]))
+        kept.append(CONTROL.sub(_escape, text[start : match.start()]))
         kept.append(match[0] if match[2] == "m" else "")  # cursor moves etc. mean nothing here
         start = match.end()
-    kept.append(CONTROL.sub(_picture, text[start:]))
+    kept.append(CONTROL.sub(_escape, text[start:]))
     return "".join(kept)
 
 
@@ -85,9 +86,8 @@ def _overwrite(line: str) -> str:
     return shown
 
 
-def _picture(match: re.Match) -> str:
-    code = ord(match[0])
-    return "\u2421" if code == 0x7F else chr(0x2400 + code)
+def _escape(match: re.Match) -> str:
+    return f"\\x{ord(match[0]):02x}"
 
 
 def has_colour(text: str) -> bool:

@@ -275,7 +275,7 @@ def test_terminal_output_is_cleaned_as_a_terminal_shows_it():
     output = execute_block(block, new_namespace()).output
     assert output == (
         "\x1b[31mred\x1b[0m, \x1b[1;32mbold green\x1b[0m, <b>not a tag</b>\n"
-        "a NUL\u2400, a bell\u2407, a DEL\u2421, an escape alone \u241b.\n"
+        "a NUL\\x00, a bell\\x07, a DEL\\x7f, an escape alone \\x1b.\n"
         "100%\n"
         "cleared line\n"
         "\n\nafter two blank lines\n"
@@ -296,9 +296,9 @@ def test_colours_and_control_characters_in_a_built_page(tmp_path):
     assert text.count('<span class="ansi-green-intense-fg ansi-bold">bold green</span>') == 2
     assert text.count("bold green</span>, &lt;b&gt;not a tag&lt;/b&gt;") == 2
     assert "<b>not a tag" not in text
-    assert text.count("a NUL\u2400, a bell\u2407") == 2
+    assert text.count("a NUL\\x00, a bell\\x07") == 2
     assert text.count("\n\n\nafter two blank lines\n</code>") == 2  # blank lines kept in <pre>
-    assert 'ValueError: <span class="ansi-yellow-fg">warned</span>\u2400' in text
+    assert 'ValueError: <span class="ansi-yellow-fg">warned</span>\\x00' in text
     assert "jitdocs-colour-" not in text  # every placeholder was swapped for its HTML
 
 
