@@ -258,9 +258,7 @@ def run_page(page: Page) -> PageResult:
         stopped = stop_session(child.pid)
         shutil.rmtree(scratch, ignore_errors=True)
         if stopped:
-            count = f"{len(stopped)} process{'es' if len(stopped) != 1 else ''}"
-            them = ", ".join(stopped)
-            log.warning("jitdocs: %s left %s running; stopped: %s", where, count, them)
+            log.warning("jitdocs: %s", leftover_message(where, stopped))
     return PageResult(outcomes, env, cached=False, seconds=time.perf_counter() - started)
 
 
@@ -352,7 +350,7 @@ def execute_pages(
             store(page, key, result, cache_dir, code)
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
-                log.warning("jitdocs: %s", leftover_message(block, outcome.stopped))
+                log.warning("jitdocs: %s", leftover_message(block.where, outcome.stopped))
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
         report(

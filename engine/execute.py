@@ -62,19 +62,18 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
         return Outcome(skipped=True)
     buffer = terminal.CappedOutput(block.max_output * 1024)
     drain_timing_claims(block)  # leftovers from a block that failed before its claims were read
-    running = terminal.live()
+    running = terminal.children()  # and what they start later is theirs (a browser under test)
     started = time.perf_counter()
-    stopped: list[str] = []
     try:
         try:
             error, warned = _run_captured(block, namespace, buffer)
         finally:
-            stopped = terminal.stop_all(lambda: terminal.live() - running)
+            stopped = terminal.stop_all(lambda: terminal.live(skip=running))
         return _outcome(block, buffer, error, warned, stopped, time.perf_counter() - started)
     except BlockFailure as error:
         if not stopped:
             raise
-        error.failure.message += "\n" + leftover_message(block, stopped)  # what else it left
+        error.failure.message += "\n" + leftover_message(block.where, stopped)  # what else it left
         raise BlockFailure(error.failure) from error.__cause__
 
 
@@ -104,12 +103,12 @@ def _outcome(
     return outcome
 
 
-def leftover_message(block: Block, stopped: list[str]) -> str:
+def leftover_message(where: str, stopped: list[str]) -> str:
     """What the build says (a warning; an error under --strict) about a block's leftovers."""
     count = f"{len(stopped)} process{'es' if len(stopped) != 1 else ''}"
     them = "they were" if len(stopped) != 1 else "it was"
     return (
-        f"{block.where} left {count} running; {them} stopped ({', '.join(stopped)}). "
+        f"{where} left {count} running; {them} stopped ({', '.join(stopped)}). "
         "A block must wait for the processes it starts (subprocess.run, or Popen.wait())."
     )
 

@@ -47,7 +47,7 @@ def evaluate(example) -> None:
     else:
         if not outcome.stopped:
             return
-        failure = leftover_message(block, outcome.stopped)  # as `nox -s docs` (strict) fails
+        failure = leftover_message(block.where, outcome.stopped)  # as `nox -s docs` (strict) fails
     pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" second report
 
 

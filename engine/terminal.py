@@ -126,9 +126,10 @@ def _table() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def live(root: int | None = None, session: int | None = None) -> set[int]:
-    """Running processes (not zombies) below ``root`` in the process tree or in ``session``;
-    by default those of this process, and of its session if it leads one (a page's runner)."""
+def live(root: int | None = None, session: int | None = None, skip=frozenset()) -> set[int]:
+    """Running processes (not zombies) below ``root`` in the process tree, except under the
+    children in ``skip``, or in ``session``; by default those of this process, and of its
+    session if it leads one (a page's runner)."""
     if root is None and session is None:
         root = os.getpid()
         session = root if getattr(os, "getsid", lambda _: None)(0) == root else None
@@ -136,14 +137,17 @@ def live(root: int | None = None, session: int | None = None) -> set[int]:
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():
         children.setdefault(parent, []).append(pid)
-    found, todo = set(), [root]
+    found, todo = set(), [pid for pid in children.get(root, []) if pid not in skip]
     while todo:
-        below = [pid for pid in children.get(todo.pop(), []) if pid not in found]
-        found.update(below)
-        todo += below
-    found |= {pid for pid, (_, sid, _) in table.items() if sid == session}
+        found.add(pid := todo.pop())
+        todo += [child for child in children.get(pid, []) if child not in found]
+    found |= {pid for pid, (_, sid, _) in table.items() if sid == session and pid not in skip}
     found.discard(os.getpid())
     return {pid for pid in found if table[pid][2] not in "ZX"}
+
+
+def children() -> set[int]:  # this process's children, zombies included
+    return {pid for pid, (parent, _, _) in _table().items() if parent == os.getpid()}
 
 
 def describe(pid: int) -> str:

@@ -26,8 +26,8 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # (least_heights, on a phone and on a wider screen, which removed a layout shift on three notebook
 # views) 90: 4,280, so 4,300 then. Keeping page code from leaking (issue 29: a session and a
 # temporary directory per page, the search for its leftover processes, the output cap, terminal
-# control characters cleaned and colours rendered; terminal.py and its uses) added 319: 4,599,
-# so 4,600 now.
+# control characters cleaned and colours rendered; terminal.py and its uses) added 320: 4,600,
+# the budget now.
 # A ceiling against growth, not the issue's target.
 LINE_BUDGET = 4600
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax

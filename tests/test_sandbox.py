@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import re
+import subprocess
 import textwrap
 import time
 from pathlib import Path
@@ -196,6 +197,21 @@ def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
     with pytest.raises(PageFailure, match="did not finish"):
         run_page(page(fence(code, "timeout: 1")))
     assert gone(int(pid_file.read_text()))
+
+
+@needs_proc
+def test_what_a_process_started_before_the_block_starts_meanwhile_is_left_alone():
+    """The test suite runs blocks in its own process, beside a browser the browser tests keep
+    open: a process that existed before the block, and what it starts, is not the block's."""
+    helper = subprocess.Popen(["sh", "-c", "sleep 0.2; sleep 30"])
+    try:
+        code = "import time\ntime.sleep(1)"
+        outcome = execute_block(page(fence(code)).blocks[0], new_namespace())
+        assert outcome.stopped == []
+        assert helper.poll() is None  # its second sleep started during the block, and runs
+    finally:
+        helper.kill()
+        helper.wait()
 
 
 def test_the_build_starts_each_page_in_a_session_of_its_own():
