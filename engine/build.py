@@ -9,6 +9,8 @@ the JAX_* / XLA_* environment variables. Prose is not part of it, so editing pro
 from __future__ import annotations
 
 import ast
+import collections
+import contextlib
 import dataclasses
 import hashlib
 import importlib.metadata
@@ -17,21 +19,25 @@ import logging
 import os
 import platform
 import queue
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 
-from engine import results
-from engine.execute import TIMEOUT_ADVICE
+from engine import results, terminal
+from engine.execute import TIMEOUT_ADVICE, leftover_message
 from engine.markers import ROOT, SNIPPETS, Page
 from engine.results import Failure, Outcome, PageResult
 
 CACHE_DIR = ROOT / ".cache" / "jitdocs"
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py")
+ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py", "terminal.py")
+STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
 log = logging.getLogger("mkdocs.jitdocs")
 
 
@@ -220,29 +226,50 @@ def run_page(page: Page) -> PageResult:
     """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block."""
     started = time.perf_counter()
     request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
+    scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "engine.runner"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        env=child_environment(),
+        env={**child_environment(), "TMPDIR": scratch},
         text=True,
         encoding="utf-8",
+        errors="backslashreplace",
+        start_new_session=True,  # the page's processes: its own session and process group
     )
     lines: queue.Queue = queue.Queue()
-    stderr: list[str] = []
+    stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
     threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
     threading.Thread(target=_pump, args=(child.stderr, stderr), daemon=True).start()
     child.stdin.write(json.dumps(request))
     child.stdin.close()
+    where = page.path
     try:
         outcomes, env = _follow(page, child, lines, stderr)
+    except PageFailure as error:
+        where = error.failure.where
+        raise
     finally:
         if child.poll() is None:
             child.kill()
         child.wait()
+        stopped = stop_session(child.pid)
+        shutil.rmtree(scratch, ignore_errors=True)
+        if stopped:
+            log.warning("jitdocs: %s", leftover_message(where, stopped))
     return PageResult(outcomes, env, cached=False, seconds=time.perf_counter() - started)
+
+
+def stop_session(session: int) -> list[str]:
+    """End what is left of a page's session once its runner has ended (a block that timed out or
+    crashed could not stop its own processes). Without /proc, kill its process group instead."""
+    if terminal.PROC.is_dir():
+        return terminal.stop_all(lambda: terminal.live(session=session))
+    with contextlib.suppress(OSError, AttributeError):  # no group left; no groups on Windows
+        os.killpg(session, signal.SIGKILL)
+    return []
 
 
 def _pump(stream, sink) -> None:
@@ -252,7 +279,7 @@ def _pump(stream, sink) -> None:
         sink.put(None)
 
 
-def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[list[Outcome], dict]:
+def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome], dict]:
     outcomes: list[Outcome] = []
     current, limit = None, STARTUP_SECONDS
     deadline = time.monotonic() + limit
@@ -264,7 +291,7 @@ def _follow(page: Page, child, lines: queue.Queue, stderr: list[str]) -> tuple[l
             raise _page_failure(page, current, results.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
-            tail = "".join(stderr[-20:]).rstrip()
+            tail = "".join(list(stderr)[-20:]).rstrip()
             summary = f"the page's process exited ({child.returncode}) before finishing"
             raise _page_failure(page, current, results.CRASH, summary, f":\n{tail}")
         message = json.loads(line)
@@ -321,6 +348,9 @@ def execute_pages(
                 on_failure(page, failure)
                 continue
             store(page, key, result, cache_dir, code)
+        for block, outcome in zip(page.blocks, result.outcomes, strict=False):
+            if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
+                log.warning("jitdocs: %s", leftover_message(block.where, outcome.stopped))
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
         report(

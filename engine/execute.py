@@ -18,7 +18,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-from engine import results
+from engine import results, terminal
 from engine.markers import Block
 from engine.results import Failure, Figure, Outcome
 
@@ -32,6 +32,10 @@ from jax import lax
 TRACEBACK_FRAMES = 4
 FENCE_FILENAME = "<example>"
 TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
+OUTPUT_ADVICE = (
+    "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
+    " if a reader really needs it all"
+)
 
 
 class BlockFailure(Exception):
@@ -56,11 +60,39 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
     """Run ``block`` in ``namespace``; raise BlockFailure if it breaks its contract."""
     if block.skip:
         return Outcome(skipped=True)
-    buffer = io.StringIO()
+    buffer = terminal.CappedOutput(block.max_output * 1024)
     drain_timing_claims(block)  # leftovers from a block that failed before its claims were read
+    running = terminal.children()  # and what they start later is theirs (a browser under test)
     started = time.perf_counter()
-    error, warned = _run_captured(block, namespace, buffer)
-    outcome = Outcome(output=buffer.getvalue(), seconds=time.perf_counter() - started)
+    try:
+        try:
+            error, warned = _run_captured(block, namespace, buffer)
+        finally:
+            stopped = terminal.stop_all(lambda: terminal.live(skip=running))
+        return _outcome(block, buffer, error, warned, stopped, time.perf_counter() - started)
+    except BlockFailure as error:
+        if not stopped:
+            raise
+        error.failure.message += "\n" + leftover_message(block.where, stopped)  # what else it left
+        raise BlockFailure(error.failure) from error.__cause__
+
+
+def _outcome(
+    block: Block,
+    buffer: terminal.CappedOutput,
+    error: BaseException | None,
+    warned: list[str],
+    stopped: list[str],
+    seconds: float,
+) -> Outcome:
+    if buffer.overflowed:
+        summary = (
+            f"the block printed {terminal.size_text(buffer.size)}, more than its limit of "
+            f"{block.max_output} KB"
+        )
+        raise _failure(block, results.OUTPUT, summary, advice=OUTPUT_ADVICE)
+    output = terminal.clean(buffer.getvalue())
+    outcome = Outcome(output=output, seconds=seconds, stopped=stopped)
     outcome.timing_claims = drain_timing_claims(block)
     try:
         _check_contract(block, error, warned, outcome)
@@ -71,8 +103,18 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
     return outcome
 
 
+def leftover_message(where: str, stopped: list[str]) -> str:
+    """What the build says (a warning; an error under --strict) about a block's leftovers."""
+    count = f"{len(stopped)} process{'es' if len(stopped) != 1 else ''}"
+    them = "they were" if len(stopped) != 1 else "it was"
+    return (
+        f"{where} left {count} running; {them} stopped ({', '.join(stopped)}). "
+        "A block must wait for the processes it starts (subprocess.run, or Popen.wait())."
+    )
+
+
 def _run_captured(
-    block: Block, namespace: dict, buffer: io.StringIO
+    block: Block, namespace: dict, buffer: terminal.CappedOutput
 ) -> tuple[BaseException | None, list[str]]:
     """Run the code with stdout, stderr and warnings going to ``buffer``.
 
@@ -172,7 +214,8 @@ def _check_contract(
     if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
         summary = f"the ❌ block should raise {expect.name}, but it raised"
         raise _failure(block, results.CONTRACT, summary, error=error)
-    outcome.error_type, outcome.error_message = type(error).__name__, str(error).strip()
+    outcome.error_type = type(error).__name__
+    outcome.error_message = terminal.clean(str(error).strip())
 
 
 def _unexpected(block: Block, error: BaseException) -> BlockFailure:

@@ -6,6 +6,7 @@ syntax lives in ``engine.markers``, the execution in ``engine.build`` / ``engine
 
 from __future__ import annotations
 
+import hashlib
 import html
 import logging
 import os
@@ -22,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine import matrix, notebook_view, setup_steps
+from engine import matrix, notebook_view, setup_steps, terminal
 from engine.build import PageFailure, execute_pages
 from engine.markers import (
     BADGES,
@@ -51,6 +52,7 @@ class BuildState:
     results: dict[str, PageResult] = field(default_factory=dict)
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
+    coloured: dict[str, str] = field(default_factory=dict)  # render_output's key -> its HTML
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -144,7 +146,7 @@ on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view fr
 
 def on_page_content(content: str, page, config, files) -> str:
     content = notebook_view.on_page_content(content, page, config, files)
-    return wrap_sections(unwrap_plain_tokens(content))
+    return wrap_sections(unwrap_plain_tokens(colour_outputs(content)))
 
 
 # ---------------------------------------------------------------- transforms
@@ -168,6 +170,7 @@ def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> No
 def render_failure(message: str) -> str:
     """An admonition with the failure (file, line, message) above the page's own text."""
     title = "This page's code failed (preview only: `nox -s docs` stops on it)"
+    message = terminal.strip_colour(terminal.clean(message))
     return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
 
 
@@ -218,9 +221,9 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
     if outcome.output:
-        parts.append(code_fence("text", outcome.output, 'title="Output"'))
+        parts.append(render_output(outcome.output, "Output"))
     if outcome.error_type:
-        parts.append(code_fence("text", outcome.error, f'title="Raises {outcome.error_type}"'))
+        parts.append(render_output(outcome.error, f"Raises {outcome.error_type}"))
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, figure.size))
@@ -238,6 +241,27 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{_indent(body)}\n\n</div>'
     return _indent(body + "\n", block.indent) + "\n"
+
+
+def render_output(text: str, title: str) -> str:
+    """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
+    once the page is HTML: here the fence holds the text without them, after a line with the
+    key of its coloured HTML (raw HTML would not survive inside an admonition)."""
+    if not terminal.has_colour(text):
+        return code_fence("text", text, f'title="{title}"')
+    key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    state.coloured[key] = terminal.to_html(text.rstrip("\n")) + "\n"
+    return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
+
+
+COLOUR_KEY = "jitdocs-colour-"
+COLOURED_CODE = re.compile(rf"(<code[^>]*>)({COLOUR_KEY}[0-9a-f]{{16}})\n.*?(</code>)", re.DOTALL)
+
+
+def colour_outputs(content: str) -> str:
+    """Swap each coloured output's placeholder text for its HTML (nbconvert's ``ansi-*`` spans,
+    as the notebook view has; docs/assets/jitdocs.css colours them in light and dark)."""
+    return COLOURED_CODE.sub(lambda m: m[1] + state.coloured[m[2]] + m[3], content)
 
 
 def render_code(block: Block) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_TIMEOUT = 120.0
+DEFAULT_MAX_OUTPUT_KB = 100  # a block's printed output, in KB (1024 bytes)
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 
@@ -86,6 +87,12 @@ def _seconds(args: str) -> float:
         return float(args)
     except ValueError:
         raise ValueError(f"takes seconds, got '{args}'") from None
+
+
+def _kilobytes(args: str) -> int:
+    if not re.fullmatch(r"[1-9]\d*", args):
+        raise ValueError(f"takes a whole number of KB, got '{args}'")
+    return int(args)
 
 
 def _expectation(args: str) -> Expectation:
@@ -175,6 +182,19 @@ MARKERS = {
             ),
             _seconds,
             "timeout",
+        ),
+        MarkerSpec(
+            "max-output",
+            NEXT,
+            (
+                (
+                    "max-output: KB",
+                    "Lets a block print more than the default "
+                    f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
+                ),
+            ),
+            _kilobytes,
+            "max_output",
         ),
         MarkerSpec(
             "collapse-code",
@@ -271,6 +291,7 @@ class Block:
     good: bool = False
     skip: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    max_output: int = DEFAULT_MAX_OUTPUT_KB
     collapse_code: bool = False
     fact: str | None = None
     section: str = ""  # the heading the block sits under, for the version notes
@@ -292,6 +313,7 @@ class Block:
             "bad": self.bad.describe() if self.bad else None,
             "skip": self.skip,
             "timeout": self.timeout,
+            "max_output": self.max_output,
         }
 
 

@@ -71,6 +71,7 @@ class Outcome(_Record):
     seconds: float = 0.0
     skipped: bool = False
     timing_claims: list[dict] = field(default_factory=list)  # jitkit's records, with page lines
+    stopped: list[str] = field(default_factory=list)  # processes it left running, since killed
     LISTS: ClassVar[dict[str, type]] = {"figures": Figure}
 
     @property
@@ -88,6 +89,7 @@ RAISED = "raised"  # a block that must run clean raised
 TIMEOUT = "timeout"
 FIGURE = "figure"  # a chart without alt text
 CRASH = "crash"  # the page's process died
+OUTPUT = "output"  # a block printed more than its limit
 
 
 @dataclass

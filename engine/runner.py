@@ -1,8 +1,10 @@
 """Child process of the build: run one page's blocks in order, in a fresh interpreter.
 
 A fresh process per page is what keeps pages apart: a page that turns on ``jax_enable_x64``
-cannot change the next page's output. The request (the page's blocks) arrives as JSON on stdin;
-progress and results leave as JSON lines on the original stdout, which user code cannot reach.
+cannot change the next page's output. The build starts it as the leader of a new session, so
+every process the page's code starts can be found (``engine.terminal``) and stopped. The
+request (the page's blocks) arrives as JSON on stdin; progress and results leave as JSON lines
+on the original stdout, which user code cannot reach.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import platform
 import sys
 
+from engine import terminal
 from engine.execute import BlockFailure, execute_block, new_namespace
 from engine.markers import Block, Expectation
 
@@ -42,6 +45,7 @@ def environment() -> dict:
 
 def main() -> int:
     request = json.load(sys.stdin)
+    terminal.set_subreaper()  # a daemon a block starts stays findable, see execute_block
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # C-level writes to fd 1 must not corrupt the protocol
 

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 from sybil import Document, Region, Sybil
 
-from engine.execute import BlockFailure, execute_block, new_namespace, restore_state, snapshot_state
+from engine.execute import (
+    BlockFailure,
+    execute_block,
+    leftover_message,
+    new_namespace,
+    restore_state,
+    snapshot_state,
+)
 from engine.markers import ROOT, line_starts, parse_page, split_front_matter
 
 STATE_KEY = "__jitdocs_state__"
@@ -34,11 +41,13 @@ def evaluate(example) -> None:
     if block.skip:
         pytest.skip(f"{block.where}: {block.skip}")
     try:
-        execute_block(block, example.namespace)
+        outcome = execute_block(block, example.namespace)
     except BlockFailure as error:
         failure = str(error)
     else:
-        return
+        if not outcome.stopped:
+            return
+        failure = leftover_message(block.where, outcome.stopped)  # as `nox -s docs` (strict) fails
     pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" second report
 
 

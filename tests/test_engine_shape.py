@@ -27,9 +27,11 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # views) 90: 4,280, so 4,300 then. The learner's path (issue 26) added a set-up module
 # (setup_steps.py: pins from uv.lock, the notebooks' install cell, the single-file checker) and
 # checker messages that name the learner's line, hint at JAX errors and report "not checked":
-# about 300 lines, so 4,600 now.
+# about 300 lines. Keeping page code from leaking (issue 29: a session and a temporary directory
+# per page, the search for its leftover processes, the output cap, terminal control characters
+# cleaned and colours rendered) added 320. The exact compatibility line (issue 25) added ~20.
 # A ceiling against growth, not the issue's target.
-LINE_BUDGET = 4600
+LINE_BUDGET = 4900
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax
 RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "findall", "finditer", "split"}
 # Markdown syntax a pattern would look for: headings, fences, HTML-comment markers,

@@ -1,0 +1,186 @@
+"""What a block's code leaves behind: its printed output and the processes it started.
+
+``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
+costs a counter, not 50 MB). ``clean`` makes output what a terminal shows: colour codes (SGR)
+stay, for the page (``to_html``: nbconvert's converter, as in the notebook view) and for Jupyter;
+a carriage return overwrites its line; any other control character becomes its Python escape
+(NUL -> ``\\x00``, which any font can draw). ``live`` / ``stop_all`` find and end a block's
+processes with Linux's /proc; elsewhere they find none, and the build kills the page's process
+group instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import signal
+import time
+from pathlib import Path
+
+# CSI sequences as nbconvert's ansi filter matches them; only SGR ("m": colour, bold) survive.
+CSI = re.compile(r"\x1b\[([0-?]*[ -/]*)([@-~])")
+OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")  # window titles, hyperlinks
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # everything but \t and \n (\r is handled)
+
+
+def size_text(size: int) -> str:
+    for unit, scale in (("MB", 1024**2), ("KB", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
+class CappedOutput(io.TextIOBase):
+    """A text stream that keeps the first ``limit`` bytes (UTF-8) written and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.size = 0
+        self._parts: list[str] = []
+        self._kept = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        self.size += size
+        if self._kept < self.limit:
+            room = self.limit - self._kept  # characters: at least one byte each
+            self._parts.append(text if size <= room else text[:room])
+            self._kept += min(size, room)
+        return len(text)
+
+    @property
+    def overflowed(self) -> bool:
+        return self.size > self.limit
+
+    def getvalue(self) -> str:
+        """What was kept (all of it, unless ``overflowed``)."""
+        return "".join(self._parts)
+
+
+def clean(text: str) -> str:
+    """``text`` as a terminal shows it, with colour codes kept and no raw control character."""
+    if not CONTROL.search(text):
+        return text
+    text = OSC.sub("", text).replace("\r\n", "\n")
+    if "\r" in text:  # a progress bar: a carriage return overwrites its line from the start
+        text = "\n".join(_overwrite(line) for line in text.split("\n"))
+    kept, start = [], 0
+    for match in CSI.finditer(text):
+        kept.append(CONTROL.sub(_escape, text[start : match.start()]))
+        kept.append(match[0] if match[2] == "m" else "")  # cursor moves etc. mean nothing here
+        start = match.end()
+    kept.append(CONTROL.sub(_escape, text[start:]))
+    return "".join(kept)
+
+
+def _overwrite(line: str) -> str:
+    shown = ""
+    for part in line.split("\r"):
+        shown = part + shown[len(part) :]
+    return shown
+
+
+def _escape(match: re.Match) -> str:
+    return f"\\x{ord(match[0]):02x}"
+
+
+def has_colour(text: str) -> bool:
+    return "\x1b[" in text
+
+
+def strip_colour(text: str) -> str:
+    return CSI.sub("", text)
+
+
+def to_html(text: str) -> str:
+    """Escaped HTML of ``clean`` text, colour codes as nbconvert's ``ansi-*`` classes (the same
+    converter and classes as the notebook view)."""
+    from nbconvert.filters.ansi import ansi2html
+
+    return str(ansi2html(text))
+
+
+# ---------------------------------------------------------------- processes
+
+PROC = Path("/proc")
+
+
+def _table() -> dict[int, tuple[int, int, str]]:
+    """pid -> (parent pid, session id, state) of every process; empty without /proc."""
+    table = {}
+    names = os.listdir(PROC) if (PROC / "self" / "stat").is_file() else []
+    for name in filter(str.isdigit, names):
+        try:
+            with open(f"{PROC}/{name}/stat", "rb") as stat:  # plain open: runs after every block
+                text = stat.read()
+        except OSError:
+            continue  # it ended meanwhile
+        fields = text[text.rindex(b")") + 2 :].split()
+        table[int(name)] = (int(fields[1]), int(fields[3]), fields[0].decode())
+    return table
+
+
+def live(root: int | None = None, session: int | None = None, skip=frozenset()) -> set[int]:
+    """Running processes (not zombies) below ``root`` in the process tree, except under the
+    children in ``skip``, or in ``session``; by default those of this process, and of its
+    session if it leads one (a page's runner)."""
+    if root is None and session is None:
+        root = os.getpid()
+        session = root if getattr(os, "getsid", lambda _: None)(0) == root else None
+    table = _table()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = set(), [pid for pid in children.get(root, []) if pid not in skip]
+    while todo:
+        found.add(pid := todo.pop())
+        todo += [child for child in children.get(pid, []) if child not in found]
+    found |= {pid for pid, (_, sid, _) in table.items() if sid == session and pid not in skip}
+    found.discard(os.getpid())
+    return {pid for pid in found if table[pid][2] not in "ZX"}
+
+
+def children() -> set[int]:  # this process's children, zombies included
+    return {pid for pid, (parent, _, _) in _table().items() if parent == os.getpid()}
+
+
+def describe(pid: int) -> str:
+    try:
+        words = (PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+        command = " ".join(" ".join(w.decode(errors="replace").split()) for w in words if w)
+    except OSError:
+        command = ""
+    return f"{command[:60] or '?'} (pid {pid})"
+
+
+def stop_all(find, rounds: int = 5) -> list[str]:
+    """SIGKILL what ``find()`` returns until it returns nothing (a process may start another
+    meanwhile); the stopped processes, described."""
+    stopped: dict[int, str] = {}
+    for _ in range(rounds):
+        left = find()
+        if not left:
+            break
+        stopped.update({pid: describe(pid) for pid in left if pid not in stopped})
+        for pid in left:
+            with contextlib.suppress(OSError):  # already gone
+                os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 1.0
+        while left & find() and time.monotonic() < deadline:
+            time.sleep(0.005)  # a killed process takes a moment to end
+    return [stopped[pid] for pid in sorted(stopped)]
+
+
+def set_subreaper() -> None:
+    """Linux: orphans of this process's descendants become its children rather than init's, so a
+    process that daemonizes (forks twice) is still found by ``live``. Elsewhere: nothing."""
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
