@@ -148,7 +148,7 @@ def page(session: nox.Session) -> None:
     if not pages:
         session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
     install(session, "test")
-    session.run("python", "-m", "engine.page_outputs", *pages)  # as the build runs it, cached
+    session.run("python", "-m", "engine.tools.page_outputs", *pages)  # as the build runs it, cached
     tests = session.run("python", "-c", PAGE_TESTS_SCRIPT, *pages, silent=True, log=False).split()
     if tests:
         session.run("pytest", "-q", *tests)
@@ -162,8 +162,8 @@ def page(session: nox.Session) -> None:
 # (pages that offer one); run inside the session's venv.
 PAGE_TESTS_SCRIPT = """
 import sys
-from engine.markers import read_pages
-from engine.notebooks import wants_notebook
+from engine.page.markers import read_pages
+from engine.site.notebooks import wants_notebook
 for page in read_pages(sys.argv[1:]):
     if page.blocks:
         print(page.path)
@@ -220,7 +220,7 @@ def show_hook_edits(before: dict[str, bytes]) -> None:
 def check(session: nox.Session) -> None:
     """Check your solution to an exercise: `nox -s check -- <exercise-id> <file.py>`."""
     install(session, "docs")
-    session.run("python", "-m", "engine.check_solution", *session.posargs)
+    session.run("python", "snippets/check_solution.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -246,7 +246,7 @@ def new(session: nox.Session) -> None:
     if len(session.posargs) < 2:
         session.error('usage: nox -s new -- <part>/<page-slug> "Title"   (e.g. practice/demo-page)')
     install(session, "docs")
-    session.run("python", "-m", "engine.scaffold", *session.posargs, "--check")
+    session.run("python", "-m", "engine.tools.scaffold", *session.posargs, "--check")
 
 
 def drift_requirements(wanted: list[str]) -> list[str]:
@@ -268,36 +268,38 @@ def drift(session: nox.Session) -> None:
 
     Runs every page against that JAX in this session's own venv and cache (.cache/drift) and
     compares with the pinned build; fails when a ❌/✅ contract or an asserted fact broke.
-    Other arguments go to engine.drift, e.g. `-- "jax==0.11.*" --report drift.txt`.
+    Other arguments go to engine.tools.drift, e.g. `-- "jax==0.11.*" --report drift.txt`.
     """
     wanted = [arg for arg in session.posargs if re.match(r"jax(lib)?\b", arg)]
     rest = [arg for arg in session.posargs if arg not in wanted]
     install(session, "docs")
     # The pinned outputs to compare with, in the cache `nox -s docs` uses (usually all cached).
-    session.run("python", "-m", "engine.drift", "--baseline")
+    session.run("python", "-m", "engine.tools.drift", "--baseline")
     session.install(*drift_requirements(wanted))
     label = " ".join(wanted) or "newest jax/jaxlib"
-    session.run("python", "-m", "engine.drift", "--requirement", label, *rest)
+    session.run("python", "-m", "engine.tools.drift", "--requirement", label, *rest)
 
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
     """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
-    engine/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
+    engine/tools/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
     default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
     install(session, "docs")
     wanted = (
         session.posargs
-        or session.run("python", "-m", "engine.matrix", "--default-releases", silent=True).split()
+        or session.run(
+            "python", "-m", "engine.tools.matrix", "--default-releases", silent=True
+        ).split()
     )
-    session.run("python", "-m", "engine.matrix", "--record", "pinned (uv.lock)", "--new")
+    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", "--new")
     for requirement in wanted:
         try:
             session.install(*drift_requirements([requirement]))
         except nox.command.CommandFailed:  # e.g. no wheel for this Python
-            session.run("python", "-m", "engine.matrix", "--uninstallable", requirement)
+            session.run("python", "-m", "engine.tools.matrix", "--uninstallable", requirement)
             continue
-        session.run("python", "-m", "engine.matrix", "--record", requirement)
+        session.run("python", "-m", "engine.tools.matrix", "--record", requirement)
 
 
 LIGHTHOUSE_VERSION = "12.2.3"

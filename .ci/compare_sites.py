@@ -37,7 +37,10 @@ MASKS = [
     (r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ns|µs|us|ms|s|sec|seconds|minutes|min)\b", "<TIME>"),
     (r"\b\d+(?:\.\d+)?\s*(?:x|×)(?=\W)", "<RATIO>"),
     # dates and times
-    (r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?", "<DATE>"),
+    (
+        r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",
+        "<DATE>",
+    ),
     (r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} \w{3} \d{4}\b", "<DATE>"),
     # memory addresses in reprs
     (r"\b0x[0-9a-fA-F]{6,16}\b", "<ADDR>"),

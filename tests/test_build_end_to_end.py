@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.markers import ROOT
+from engine.page.markers import ROOT
 
 CONFIG = f"""
 site_name: demo
@@ -19,7 +19,7 @@ theme:
   name: material
   font: false
 hooks:
-  - {ROOT / "engine" / "hook.py"}
+  - {ROOT / "engine" / "site" / "hook.py"}
 markdown_extensions:
   - admonition
   - attr_list
@@ -84,7 +84,7 @@ def test_each_page_is_parsed_once_per_build(tmp_path, monkeypatch):
     from mkdocs.commands.build import build as build_site
     from mkdocs.config import load_config
 
-    from engine import markers
+    from engine.page import markers
 
     parsed: list[str] = []
     parse_page = markers.parse_page

@@ -1,6 +1,7 @@
 """Guards: nothing on the site escapes the test suite.
 
-Each page is scanned with a deliberately naive pattern, independent of ``engine.markers``, and the
+Each page is scanned with a deliberately naive pattern, independent of
+``engine.page.markers``, and the
 count must equal what Sybil collects: a fence the parser missed (say, one with attributes, which
 Sybil's own lexers skip) would otherwise never run.
 """
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.markers import ROOT, page_slug, read_page
-from engine.sybil_setup import docs as docs_sybil
+from engine.page.markers import ROOT, page_slug, read_page
+from engine.run.sybil_setup import docs as docs_sybil
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
@@ -92,7 +93,7 @@ def test_page_slugs_are_unique():
 
 
 def course_pages() -> list[tuple[str, str]]:
-    from engine.hook import course_nav
+    from engine.site.hook import course_nav
 
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
     return course_nav(config["nav"])
@@ -121,7 +122,7 @@ def test_every_course_page_is_linked_from_the_summary():
 def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn(monkeypatch):
     from mkdocs.exceptions import PluginError
 
-    from engine import hook
+    from engine.site import hook
 
     pages = {path: read_page(path) for _, path in course_pages()}
     monkeypatch.setattr(hook, "state", hook.BuildState(pages=pages, course=course_pages()))

@@ -10,10 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import build
-from engine.build import PageFailure, execute_pages, run_page
-from engine.execute import execute_block, new_namespace, restore_state, snapshot_state
-from engine.markers import (
+from engine.page.markers import (
     DEFAULT_TIMEOUT,
     MARKERS,
     ROOT,
@@ -22,6 +19,9 @@ from engine.markers import (
     parse_page,
     read_page,
 )
+from engine.run import pages
+from engine.run.execute import execute_block, new_namespace, restore_state, snapshot_state
+from engine.run.pages import PageFailure, execute_pages, run_page
 
 
 def page(text: str, path: str = "docs/demo/test-page.md", root=None):
@@ -143,7 +143,7 @@ def test_hanging_block_is_stopped_by_its_own_time_limit():
 
 
 def test_block_deaf_to_signals_is_killed_by_the_parent(monkeypatch):
-    monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
     code = (
         "import signal, time\n"
         "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
@@ -197,7 +197,7 @@ def test_without_restore_the_config_would_leak():
 
 def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
     """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
-    from engine.markers import code_fence as render_fence
+    from engine.page.markers import code_fence as render_fence
 
     rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
     assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
@@ -234,25 +234,25 @@ def test_warm_run_executes_nothing(tmp_path):
 
 def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     demo = page(fence("print('hello')"))
-    before = build.cache_key(demo, build.environment_fingerprint())
-    real_version = build._version
+    before = pages.cache_key(demo, pages.environment_fingerprint())
+    real_version = pages._version
     monkeypatch.setattr(
-        build, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
+        pages, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
     )
-    after = build.cache_key(demo, build.environment_fingerprint())
+    after = pages.cache_key(demo, pages.environment_fingerprint())
     assert before != after
 
 
 def test_prose_edits_keep_the_key_and_code_edits_change_it():
-    fingerprint = build.environment_fingerprint()
-    original = build.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
-    reworded = build.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
-    recoded = build.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
+    fingerprint = pages.environment_fingerprint()
+    original = pages.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
+    reworded = pages.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
+    recoded = pages.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
     assert original == reworded != recoded
 
 
 def test_imported_local_module_is_part_of_the_key():
-    modules = build.project_files(["from jitkit import time_it"])
+    modules = pages.project_files(["from jitkit import time_it"])
     assert "def time_it" in modules["snippets/jitkit.py"]
 
 
@@ -270,16 +270,15 @@ def test_fact_that_stops_holding_names_the_fact():
         run_page(demo)
 
 
-def test_version_notes_list_every_contract_and_fact_with_links(monkeypatch):
-    from engine import hook
+def test_version_notes_list_every_contract_and_fact_with_links():
+    from engine.site import version_notes
 
     text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
     text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
     demo = page(text, "docs/course/demo.md")
     env = {"jax": "0.12.0.1"}
-    built = hook.BuildState({demo.path: demo}, {demo.path: build.PageResult([], env)})
-    monkeypatch.setattr(hook, "state", built)
-    text = hook.render_version_notes("docs/reference/version-notes.md")
+    notes = "docs/reference/version-notes.md"
+    text = version_notes.render({demo.path: demo}, None, env, notes)
     assert text.startswith(
         "This build checked every claim below by running its page with JAX 0.12.0.1."
     )
@@ -317,8 +316,9 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = build.project_files(["from engine.check_solution import checks_for"])
-    assert {"engine/__init__.py", "engine/check_solution.py"} <= set(modules)
+    modules = pages.project_files(["from check_solution import checks_for"])
+    assert "snippets/check_solution.py" in modules
+    assert not [name for name in modules if name.startswith("engine/")]  # learner code only
     assert any(name.startswith("snippets/_checks/") for name in modules)
 
 
@@ -332,7 +332,7 @@ def test_timing_claims_come_back_with_their_page_line():
     (claim,) = result.outcomes[0].timing_claims
     assert claim["where"] == "docs/demo/test-page.md:8"  # the fence opens on line 5
     assert (claim["label"], claim["measured"], claim["at_least"]) == ("x vs y", 8.0, 2)
-    summary = build.timing_summary({"p": result})
+    summary = pages.timing_summary({"p": result})
     assert summary == (
         "jitdocs: timing claims: 1, smallest margin 4.0x at docs/demo/test-page.md:8 "
         "(x vs y: measured 8.00x)"
@@ -344,7 +344,7 @@ def test_a_failed_timing_claim_travels_with_the_failure():
     with pytest.raises(PageFailure) as caught:
         run_page(page("# Demo\n\n" + fence(code)))
     (claim,) = caught.value.timing_claims
-    assert claim["measured"] == 1.5 and build.claim_margin(claim) == 0.75
+    assert claim["measured"] == 1.5 and pages.claim_margin(claim) == 0.75
 
 
 # ---------------------------------------------------------------- defects found by fault injection
@@ -414,32 +414,32 @@ def test_the_parser_accepts_only_registered_markers():
 
 def test_a_failure_blames_jax_only_when_the_code_passed_before_with_another_jax(tmp_path):
     demo = page("# Demo\n\n" + fence("assert 1 + 1 == 2"))
-    code = build.code_key(demo)
+    code = pages.code_key(demo)
     result = run_page(demo)
-    build.store(demo, "some key", result, tmp_path, code)
-    same_jax = build.last_pass_hint(demo, code, tmp_path)
+    pages.store(demo, "some key", result, tmp_path, code)
+    same_jax = pages.last_pass_hint(demo, code, tmp_path)
     assert "passed before with this JAX" in same_jax and "stress" in same_jax
 
     result.environment = {**result.environment, "jax": "0.0.1"}
-    build.store(demo, "some key", result, tmp_path, code)
-    other_jax = build.last_pass_hint(demo, code, tmp_path)
+    pages.store(demo, "some key", result, tmp_path, code)
+    other_jax = pages.last_pass_hint(demo, code, tmp_path)
     assert "unchanged since it last passed, with jax 0.0.1" in other_jax
 
-    assert build.last_pass_hint(demo, "edited code", tmp_path) == ""  # new code: no blame on JAX
-    assert build.last_pass_hint(demo, code, tmp_path / "empty") == ""  # never passed
+    assert pages.last_pass_hint(demo, "edited code", tmp_path) == ""  # new code: no blame on JAX
+    assert pages.last_pass_hint(demo, code, tmp_path / "empty") == ""  # never passed
 
 
 def test_a_failing_page_message_says_does_not_hold_without_guessing(tmp_path):
     demo = page("# Demo\n\n" + fence("assert 2 > 3", "fact: two beats three"))
     with pytest.raises(PageFailure) as caught:
-        build.execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+        pages.execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
     message = str(caught.value)
     assert "the fact 'two beats three' does not hold" in message
     assert "JAX" not in message.split("\n")[0]  # a brand-new claim is not blamed on JAX
 
 
 def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
-    from engine.hook import unwrap_plain_tokens
+    from engine.site.hook import unwrap_plain_tokens
 
     name, space = '<span class="n">x</span>', '<span class="w"> </span>'
     styled = '<span class="o">=</span><span class="nb">len</span>'
@@ -458,7 +458,7 @@ def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
 
 
 def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
-    from engine.sections import (
+    from engine.site.sections import (
         FIRST_SCREEN_PX,
         MAX_SECTION_PX,
         estimated_height,
@@ -487,7 +487,7 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
 
 def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tall():
     """A placeholder painted on screen in the first frame would shift what follows it."""
-    from engine.sections import FIRST_SCREEN_PX, wrap_sections
+    from engine.site.sections import FIRST_SCREEN_PX, wrap_sections
 
     tall = (
         '<div class="highlight"><pre><code>' + "x = 1\n" * FIRST_SCREEN_PX + "</code></pre></div>"
@@ -500,7 +500,7 @@ def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tal
 def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
     """Chromium paints the first frame with placeholders: a short section on screen then shrinks
     and pulls what follows into view. A collapsed block or a hidden tab takes no room."""
-    from engine.sections import FIRST_SCREEN_PX, least_heights, wrap_sections
+    from engine.site.sections import FIRST_SCREEN_PX, least_heights, wrap_sections
 
     code = "<pre><code><span>x</span> = 1\n" * 9 + "y = 2\n</code></pre>"
     assert least_heights(code) == (12 + 10 * 15 + 16,) * 2  # gap, lines, padding
@@ -525,7 +525,7 @@ def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
 def test_sections_a_wider_first_screen_reaches_are_marked_near():
     """A phone's first screen ends sooner than a wider one's; the CSS always draws NEAR sections
     on a wider screen, so no placeholder is on screen at load there either."""
-    from engine.sections import FIRST_SCREEN_PX, NEAR, least_heights, wrap_sections
+    from engine.site.sections import FIRST_SCREEN_PX, NEAR, least_heights, wrap_sections
 
     paragraph = "<p>" + "word " * 72 + "</p>\n"  # 359 characters: 6 lines on a phone, 2 wide
     phone, wide = least_heights(paragraph)
@@ -541,7 +541,7 @@ def test_sections_a_wider_first_screen_reaches_are_marked_near():
 
 
 def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
-    from engine.sections import wrap_sections
+    from engine.site.sections import wrap_sections
 
     heading = '<div class="jp-Cell"><h2 id="part">Part</h2></div>\n'
     cell = '<div class="jp-Cell"><pre>' + "x = 1\n" * 40 + "</pre></div>\n"
@@ -558,7 +558,7 @@ def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
 
 
 def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
-    from engine.sections import wrap_sections
+    from engine.site.sections import wrap_sections
 
     assert wrap_sections("<p>short</p>\n<p>page</p>\n") == "<p>short</p>\n<p>page</p>\n"
     assert wrap_sections("") == ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from engine.markers import ROOT
+from engine.page.markers import ROOT
 
 ENGINE = ROOT / "engine"
 MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno - lineno)
@@ -41,7 +41,7 @@ HEADING_STARTS = ("^#", r"^\s*#", r"^\s{0,3}#", "^ {0,3}#")
 
 
 def engine_modules() -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(ENGINE.glob("*.py"))}
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(ENGINE.rglob("*.py"))}
 
 
 def long_units(source: str, filename: str) -> list[str]:

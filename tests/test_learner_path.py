@@ -12,14 +12,14 @@ import types
 from pathlib import Path
 
 import pytest
+from check_solution import exercise_ids
 from test_exercises import EXERCISES
 from test_lessons import LESSONS
 from test_notebooks import PAGES, install_line
 
-from engine import hook, setup_steps
-from engine.check_solution import exercise_ids
-from engine.markers import ROOT, read_page
-from engine.notebooks import build_notebook, dumps
+from engine.page.markers import ROOT, read_page
+from engine.site import hook, setup_steps
+from engine.site.notebooks import build_notebook, dumps
 
 SETUP = "about/run-it-yourself.md"
 PREVIEW = "http://127.0.0.1:8000/"
@@ -126,7 +126,7 @@ def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_reque
     assert "REPO_URL: ${{ github.server_url }}/${{ github.repository }}" in workflow
     # The theme's script asks GitHub's API for stars and forks of any element with this
     # attribute; the override keeps the link and drops the attribute.
-    partial = (ROOT / "engine/overrides/partials/source.html").read_text(encoding="utf-8")
+    partial = (ROOT / "engine/site/overrides/partials/source.html").read_text(encoding="utf-8")
     assert 'href="{{ config.repo_url }}"' in partial
     assert "data-md-component" not in partial.split("-#}", 1)[1]
 

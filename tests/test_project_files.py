@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.markers import ROOT
+from engine.page.markers import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 NOX_CALL = re.compile(r"\bnox\b([^\n;&|`]*)")
@@ -378,7 +378,7 @@ def test_the_outside_pattern_matches_what_it_guards_against():
 
 def test_engine_module_names_cannot_be_mistaken_for_each_other():
     """`engine/check.py` beside `engine/checker.py` sent readers to the wrong one."""
-    names = sorted(path.stem for path in (ROOT / "engine").glob("*.py") if path.stem != "__init__")
+    names = sorted(path.stem for path in (ROOT / "engine").rglob("*.py") if path.stem != "__init__")
     for name in names:
         clashes = [other for other in names if other != name and other.startswith(name)]
         assert not clashes, f"engine/{name}.py is a prefix of {clashes}: name what each does"
@@ -386,11 +386,11 @@ def test_engine_module_names_cannot_be_mistaken_for_each_other():
 
 def test_every_engine_command_in_the_docs_exists():
     commands = set()
-    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/scaffold.py"):
+    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/tools/scaffold.py"):
         text = (ROOT / doc).read_text(encoding="utf-8")
-        commands |= set(re.findall(r"-m[\"', ]+engine\.(\w+)", text))
-    assert {"page_outputs", "check_solution", "drift", "scaffold"} <= commands
+        commands |= set(re.findall(r"-m[\"', ]+engine\.([\w.]+\w)", text))
+    assert {"tools.page_outputs", "tools.drift", "tools.scaffold"} <= commands
     for name in commands:
-        assert (ROOT / "engine" / f"{name}.py").is_file(), (
+        assert (ROOT / "engine" / f"{name.replace('.', '/')}.py").is_file(), (
             f"python -m engine.{name}: no such module"
         )

@@ -227,7 +227,7 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     notebooks = {url_of(s) for s in (ROOT / "docs").rglob("*.ipynb")}  # if rendered as pages
     built = set(page_urls(site_dir))
     assert markdown | {"404.html"} <= built
-    views = {f"{url}notebook/" for url in markdown}  # engine/notebook_view.py, under its page
+    views = {f"{url}notebook/" for url in markdown}  # engine/site/notebook_view.py, under its page
     assert built <= markdown | notebooks | views | {"404.html"}
 
 

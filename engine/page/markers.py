@@ -22,7 +22,7 @@ from pathlib import Path
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_OUTPUT_KB = 100  # a block's printed output, in KB (1024 bytes)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # engine/page/markers.py -> the project
 SNIPPETS = ROOT / "snippets"
 
 MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")

@@ -5,9 +5,10 @@ its first snippet ``snippets/<page_slug>/first_example.py`` and its nav entry in
 (appended to the part's section, which is created if the part is new). The scaffold builds and
 passes the tests as it is; it then prints what to edit next.
 
-    python -m engine.scaffold practice/demo-page "Demo" [--check]
+    python -m engine.tools.scaffold practice/demo-page "Demo" [--check]
 
-``--check`` runs the new page once through the engine (as ``python -m engine.page_outputs`` does).
+``--check`` runs the new page once through the engine (as
+``python -m engine.tools.page_outputs`` does).
 Nothing is written unless every check passes, so a refused request leaves the project untouched.
 """
 
@@ -20,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.markers import ROOT, page_slug
+from engine.page.markers import ROOT, page_slug
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"
@@ -365,7 +366,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         return 2
     write(result)
     if args.check:
-        from engine.page_outputs import main as check_page
+        from engine.tools.page_outputs import main as check_page
 
         page = result.page.relative_to(root).as_posix()
         print(f"Running {page} once, as the build will:")

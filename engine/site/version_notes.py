@@ -1,178 +1,38 @@
-"""Which JAX releases each claim holds on: ``nox -s matrix`` records it, the build renders it.
+"""The version notes: which JAX releases each claim holds on, read from the matrix's data file.
 
-A claim is a ❌/✅ contract (the pair) or a ``fact`` block. Its id is the page (relative to
-``docs/``, without ``.md``), the kind and a hash of its code with blank lines and trailing spaces
-dropped, e.g. ``course/pitfalls/contract-1a2b3c4d``: moving the block or editing the prose
-around it keeps the id. Editing the code makes a new id, on purpose, since the verdicts
-recorded for the old code may not hold for the new; when the edit cannot change any verdict
-(a renamed variable, a comment), map the new id to the old one in the data file's
-``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release. The next
-``nox -s matrix`` writes the new ids and drops the aliases.
-
-The nox session installs each release into its own venv and runs
-``python -m engine.matrix --record REQUIREMENT`` there; each call runs every page through
-the drift machinery (``engine.drift``) and adds one release to ``docs/data/compatibility.json``.
-The build only reads that file.
+``nox -s matrix`` (``engine.tools.matrix``) writes ``docs/data/compatibility.json``; the build
+only reads it, here: the one-line summary in the build log, the note under a course or track
+page's title, and the version-notes page's tables.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import html
 import json
 import posixpath
 import re
-import sys
-import time
-import urllib.request
+import tomllib
 from collections import Counter
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.markers import ROOT, Page, read_pages
+from engine.page.claims import claims
+from engine.page.markers import ROOT, Page
 
 DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"
 HOLDS, BROKEN, NOT_RUN = "holds", "broken", "not run"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
-INDEX = "https://pypi.org/simple/jax/"
 
 
-@dataclass(frozen=True)
-class Claim:
-    id: str
-    kind: str  # "contract" or "fact"
-    blocks: tuple[int, ...]  # the ❌ and ✅ blocks of a contract; a fact's own block
-    anchor: str  # its element id on the page: contract-N or fact-N, counted per kind
-
-
-def _normalized(source: str) -> str:
-    return "\n".join(line.rstrip() for line in source.splitlines() if line.strip())
-
-
-def claims(page: Page) -> list[Claim]:
-    """Every contract and fact on the page, in page order, with its stable id and its anchor."""
-    stem = page.path.removeprefix("docs/").removesuffix(".md")
-    found, seen, counts = [], Counter(), Counter()
-    for index, block in enumerate(page.blocks):
-        kinds = [("contract", (index, index + 1))] if block.bad else []
-        kinds += [("fact", (index,))] if block.fact else []
-        for kind, indexes in kinds:
-            code = "\n".join(_normalized(page.blocks[i].source) for i in indexes)
-            base = f"{stem}/{kind}-{hashlib.sha256(code.encode()).hexdigest()[:8]}"
-            seen[base] += 1  # the same code twice on a page: number the repeats
-            counts[kind] += 1
-            claim_id = base if seen[base] == 1 else f"{base}-{seen[base]}"
-            found.append(Claim(claim_id, kind, indexes, f"{kind}-{counts[kind]}"))
-    return found
-
-
-def by_block(page: Page) -> dict[tuple[int, str], Claim]:
-    """The page's claims by (the index of their first block, kind)."""
-    return {(claim.blocks[0], claim.kind): claim for claim in claims(page)}
-
-
-# ---------------------------------------------------------------- recording a release
-
-
-def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
-    """Each claim's verdict from a drift run of the page (its failures and block outcomes)."""
-    result = {}
-    crashed = next((f.summary for f in failures if f.index is None), "")
-    for claim in claims(page):
-        broke = [f for f in failures if f.index in claim.blocks]
-        if broke:
-            first = broke[0]
-            result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
-            if first.follows:
-                result[claim.id]["after_earlier_failure"] = True
-            continue
-        missing = [i for i in claim.blocks if outcomes[i] is None]
-        skipped = [i for i in claim.blocks if outcomes[i] is not None and outcomes[i].skipped]
-        if missing or skipped:
-            why = "skipped on the site" if skipped else crashed or "not reached"
-            result[claim.id] = {"verdict": NOT_RUN, "why": why}
-        else:
-            result[claim.id] = {"verdict": HOLDS}
-    return result
-
-
-def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
-    """Run every page under the installed JAX and return this release's entry."""
-    from engine import drift  # needs the engine's run machinery, which the build never does
-    from engine.build import CACHE_DIR, environment_fingerprint
-
-    started = time.monotonic()
-    fingerprint = environment_fingerprint()
-    entry = {
-        "requirement": requirement,
-        "jax": fingerprint["versions"]["jax"],
-        "jaxlib": fingerprint["versions"]["jaxlib"],
-        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-        "platform": fingerprint["platform"],
-        "python": sys.version.split()[0],
-        "verdicts": {},
-        "other": [],
-    }
-    for page in pages:
-        print(f"matrix: {page.path}", file=sys.stderr, flush=True)
-        report = drift.check_page(page, cache_dir, CACHE_DIR, fingerprint)
-        entry["verdicts"].update(verdicts(page, report.failures, report.outcomes))
-        in_claims = {i for claim in claims(page) for i in claim.blocks}
-        entry["other"] += [
-            f"{f.where}: {f.summary}" for f in report.failures if f.index not in in_claims
-        ]
-    entry["seconds"] = round(time.monotonic() - started, 1)
-    return entry
-
-
-def uninstallable(requirement: str) -> dict:
-    python = ".".join(sys.version.split()[0].split(".")[:2])
-    return {"requirement": requirement, "not_installable": f"not installable on Python {python}"}
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", version))
-
-
-def save(entry: dict, path: Path, new: bool = False) -> dict:
-    """Add (or replace) one release in the data file; ``new`` starts the file afresh."""
-    data = {"aliases": {}, "releases": []} if new or not path.is_file() else load(path)
-    same = entry.get("jax") or entry["requirement"]
-    data["releases"] = [
-        r for r in data["releases"] if (r.get("jax") or r["requirement"]) != same
-    ] + [entry]
-    data["releases"].sort(key=lambda r: version_key(r.get("jax") or r["requirement"]))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return data
-
-
-def default_releases(pinned: str, versions: list[str]) -> list[str]:
-    """The newest patch of each of the three newest minor series; a series whose newest patch is
-    the pinned release is left out (the pinned run covers it)."""
-    newest: dict[tuple[int, ...], str] = {}
-    for version in versions:
-        if re.fullmatch(r"\d+(\.\d+)+", version):
-            series = version_key(version)[:2]
-            if version_key(version) > version_key(newest.get(series, "0")):
-                newest[series] = version
-    others = [newest[s] for s in sorted(newest, reverse=True) if newest[s] != pinned]
-    return [f"jax=={version}" for version in others[:3]]
-
-
-def index_versions() -> list[str]:
-    """Every jax version the package index lists (its JSON simple API, as pip and uv use)."""
-    request = urllib.request.Request(
-        INDEX, headers={"Accept": "application/vnd.pypi.simple.v1+json"}
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.load(response)["versions"]
-
-
-# ---------------------------------------------------------------- reading and rendering
+def pinned_versions() -> dict[str, str]:
+    """jax and jaxlib as pinned in pyproject.toml's docs group."""
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
+    pins = {}
+    for item in groups["docs"]:
+        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
+        if match:
+            pins[match[1]] = match[2]
+    return pins
 
 
 def load(path: Path) -> dict | None:
@@ -196,8 +56,6 @@ def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     """What the data file lacks or has too much of, compared with the pages; empty if current."""
-    from engine.drift import pinned_versions
-
     pinned = pinned or pinned_versions()["jax"]
     if data is None:
         return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
@@ -373,36 +231,59 @@ def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None
     return page.title_end, page.title_end, f"\n{note}\n{{: .jd-compat }}\n"
 
 
-# ---------------------------------------------------------------- command line
+# ---------------------------------------------------------------- the version-notes page
 
 
-def main(argv: list[str] | None = None) -> int:
-    from engine.drift import DRIFT_CACHE, pinned_versions
+def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str) -> str:
+    """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
+    a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
+    here = posixpath.dirname(page_path)
+    names, separators = header(data)
+    sections = []
+    for path, parsed in sorted(pages.items()):
+        rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
+        if not rows:
+            continue
+        fold = "???+" if any_broken(data, claim_ids) else "???"
+        count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
+        summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
+        table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
+        body = _indent(table + "\n".join(rows))
+        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
+    if not sections:
+        return "No contracts or facts on the site yet.\n"
+    return f"{verified_with(env)}\n\n" + "\n".join(sections) + details(data)
 
-    parser = argparse.ArgumentParser(prog="python -m engine.matrix", description=__doc__)
-    action = parser.add_mutually_exclusive_group(required=True)
-    action.add_argument("--record", metavar="REQUIREMENT", help="run every page, add a release")
-    action.add_argument("--uninstallable", metavar="REQUIREMENT", help="record a failed install")
-    action.add_argument("--default-releases", action="store_true", help="print the default list")
-    parser.add_argument("--new", action="store_true", help="start the data file afresh")
-    parser.add_argument("--data", type=Path, default=ROOT / DATA)
-    parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
-    args = parser.parse_args(argv)
-    if args.default_releases:
-        print("\n".join(default_releases(pinned_versions()["jax"], index_versions())))
-        return 0
-    if args.uninstallable:
-        save(uninstallable(args.uninstallable), args.data, args.new)
-        return 0
-    entry = record(args.record, read_pages([]), args.cache_dir)
-    save(entry, args.data, args.new)
-    counts = Counter(v["verdict"] for v in entry["verdicts"].values())
-    print(
-        f"matrix: jax {entry['jax']}: {dict(counts)}, {len(entry['other'])} other failure(s), "
-        f"{entry['seconds']:.0f} s"
+
+def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
+    """One table row per contract and fact of a page, and the claims' matrix ids."""
+    rows = []
+    found = claims(parsed)
+    for claim in found:
+        block = parsed.blocks[claim.blocks[0]]
+        if claim.kind == "contract":
+            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
+        else:
+            what = _cell(block.fact)
+        link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
+        rows.append(f"| {link} | {what} |{cells(data, claim.id)}")
+    return rows, [claim.id for claim in found]
+
+
+def verified_with(env: dict) -> str:
+    """One sentence for the JAX the build itself ran every page with."""
+    if not env:
+        return "This build ran no page."
+    return (
+        f"This build checked every claim below by running its page with JAX {env['jax']}. "
+        "Open a page to see each claim, the section it comes from, "
+        "a link to the code that proves it and its verdict on each release tested."
     )
-    return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))

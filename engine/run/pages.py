@@ -28,15 +28,22 @@ import threading
 import time
 from pathlib import Path
 
-from engine import results, terminal
-from engine.execute import TIMEOUT_ADVICE, leftover_message
-from engine.markers import ROOT, SNIPPETS, Page
-from engine.results import Failure, Outcome, PageResult
+from engine.page.markers import ROOT, SNIPPETS, Page
+from engine.run import results, terminal
+from engine.run.execute import TIMEOUT_ADVICE, leftover_message
+from engine.run.results import Failure, Outcome, PageResult
 
 CACHE_DIR = ROOT / ".cache" / "jitdocs"
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-ENGINE_FILES = ("markers.py", "execute.py", "runner.py", "results.py", "terminal.py")
+# Paths from engine/: the code that runs a page (a change runs every page again).
+ENGINE_FILES = (
+    "page/markers.py",
+    "run/execute.py",
+    "run/child.py",
+    "run/results.py",
+    "run/terminal.py",
+)
 STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
 log = logging.getLogger("mkdocs.jitdocs")
 
@@ -228,7 +235,7 @@ def run_page(page: Page) -> PageResult:
     request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
     scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
-        [sys.executable, "-m", "engine.runner"],
+        [sys.executable, "-m", "engine.run.child"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

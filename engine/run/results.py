@@ -1,6 +1,6 @@
 """What running a page produces, as typed records that cross the process boundary as JSON.
 
-The child process (``engine.runner``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
+The child process (``engine.run.child``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
 build, the cache, the hook, the notebooks and drift read them back with ``from_dict`` and use the
 fields, never the wording of a message. A new field is one line here (give it a default, so
 older cache entries still load).

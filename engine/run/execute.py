@@ -1,6 +1,6 @@
 """Run one block in a page's namespace and enforce what its markers declare.
 
-Shared by the build (``engine.runner``, one process per page) and the tests (``conftest.py``,
+Shared by the build (``engine.run.child``, one process per page) and the tests (``conftest.py``,
 Sybil), so an example behaves the same on the site and in ``nox -s tests``.
 """
 
@@ -18,9 +18,9 @@ import traceback
 import warnings
 from pathlib import Path
 
-from engine import results, terminal
-from engine.markers import Block
-from engine.results import Failure, Figure, Outcome
+from engine.page.markers import Block
+from engine.run import results, terminal
+from engine.run.results import Failure, Figure, Outcome
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -306,7 +306,7 @@ def _frames(block: Block, error: BaseException) -> tuple[str, str]:
     return "".join(lines).rstrip(), source
 
 
-_ENGINE_DIR = str(Path(__file__).resolve().parent)
+_ENGINE_DIR = str(Path(__file__).resolve().parents[1])  # engine/, every layer
 
 
 # ---------------------------------------------------------------- figures

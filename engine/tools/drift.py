@@ -26,12 +26,12 @@ import json
 import re
 import sys
 import textwrap
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import results
-from engine.build import (
+from engine.page.markers import ROOT, Block, MarkupError, Page, read_pages
+from engine.run import results
+from engine.run.pages import (
     CACHE_DIR,
     PageFailure,
     cache_key,
@@ -42,8 +42,8 @@ from engine.build import (
     run_page,
     store,
 )
-from engine.markers import ROOT, Block, MarkupError, Page, read_pages
-from engine.results import Failure, Outcome, PageResult
+from engine.run.results import Failure, Outcome, PageResult
+from engine.site.version_notes import pinned_versions
 
 DRIFT_CACHE = ROOT / ".cache" / "drift"
 MAX_RERUNS = 8
@@ -207,17 +207,6 @@ def run_continuing(page: Page) -> tuple[PageResult | None, list[Finding], set[in
 # ---------------------------------------------------------------- the run
 
 
-def pinned_versions() -> dict[str, str]:
-    """jax and jaxlib as pinned in pyproject.toml's docs group."""
-    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
-    pins = {}
-    for item in groups["docs"]:
-        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
-        if match:
-            pins[match[1]] = match[2]
-    return pins
-
-
 def load_pinned(
     page: Page, pinned_dir: Path, fingerprint: dict
 ) -> tuple[list[Outcome] | None, str]:
@@ -331,7 +320,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.drift", description=__doc__.split("\n")[0]
+        prog="python -m engine.tools.drift", description=__doc__.split("\n")[0]
     )
     parser.add_argument("pages", nargs="*", help="pages to check (default: every page in docs/)")
     parser.add_argument(

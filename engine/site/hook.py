@@ -1,7 +1,8 @@
 """The mkdocs hook: run every page's code before the build, then render its real outputs.
 
 One named function per transform, like mkdocs-material's own ``shortcodes.py`` hook. The page
-syntax lives in ``engine.markers``, the execution in ``engine.build`` / ``engine.execute``.
+syntax lives in ``engine.page.markers``, the execution in ``engine.run.pages`` /
+``engine.run.execute``.
 """
 
 from __future__ import annotations
@@ -17,15 +18,14 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine import matrix, notebook_view, setup_steps, terminal
-from engine.build import PageFailure, execute_pages
-from engine.markers import (
+from engine.page.claims import by_block
+from engine.page.markers import (
     BADGES,
     Block,
     Directive,
@@ -36,9 +36,12 @@ from engine.markers import (
     page_slug,
     read_page,
 )
-from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
-from engine.results import Outcome, PageResult
-from engine.sections import wrap_sections
+from engine.run import terminal
+from engine.run.pages import PageFailure, execute_pages
+from engine.run.results import Outcome, PageResult
+from engine.site import notebook_view, setup_steps, version_notes
+from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.site.sections import wrap_sections
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -110,8 +113,8 @@ def on_files(files: Files, config) -> Files:
     files.append(File.generated(config, setup_steps.CHECKER_URI, content=checker))
     state.site_url = config.get("site_url") or ""
     state.course = course_nav(config.get("nav") or [])
-    state.compatibility = matrix.load(root / matrix.DATA) or {}
-    log.info(matrix.summary(pages, state.compatibility or None))
+    state.compatibility = version_notes.load(root / version_notes.DATA) or {}
+    log.info(version_notes.summary(pages, state.compatibility or None))
     return files
 
 
@@ -128,12 +131,12 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if shift < 0 or parsed.text[shift:] != markdown:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
     edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
-    ids = matrix.by_block(parsed)
+    ids = by_block(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
         edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
     if path in state.notebook_uris:
         edits.append(render_download_link(parsed, state.notebook_uris[path], page))
-    note = matrix.page_note_edit(parsed, state.compatibility or None)
+    note = version_notes.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
@@ -290,7 +293,8 @@ def render_figure(
 
 def render_directive(directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
-        return render_version_notes(page_path)
+        data = state.compatibility or None
+        return version_notes.render(state.pages, data, build_environment(), page_path)
     if directive.name == "marker-table":
         return marker_table()
     if directive.name == "install":
@@ -324,55 +328,6 @@ def render_course_table(page_path: str) -> str:
             )
         rows.append(f"| [{_cell(title)}]({posixpath.relpath(path, here)}) | {_cell(learn)} |")
     return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
-
-
-def render_version_notes(page_path: str) -> str:
-    """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
-    a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
-    here = posixpath.dirname(page_path)
-    data = state.compatibility or None
-    names, separators = matrix.header(data)
-    sections = []
-    for path, parsed in sorted(state.pages.items()):
-        rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
-        if not rows:
-            continue
-        fold = "???+" if matrix.any_broken(data, claim_ids) else "???"
-        count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
-        summary = f"{parsed.title or path}: {count}, {matrix.status(data, claim_ids)}"
-        table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
-        body = _indent(table + "\n".join(rows))
-        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
-    if not sections:
-        return "No contracts or facts on the site yet.\n"
-    return f"{verified_with()}\n\n" + "\n".join(sections) + matrix.details(data)
-
-
-def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
-    """One table row per contract and fact of a page, and the claims' matrix ids."""
-    rows = []
-    claims = matrix.claims(parsed)
-    for claim in claims:
-        block = parsed.blocks[claim.blocks[0]]
-        if claim.kind == "contract":
-            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
-        else:
-            what = _cell(block.fact)
-        link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
-        rows.append(f"| {link} | {what} |{matrix.cells(data, claim.id)}")
-    return rows, [claim.id for claim in claims]
-
-
-def verified_with() -> str:
-    """One sentence for the JAX the build itself ran every page with."""
-    env = build_environment()
-    if not env:
-        return "This build ran no page."
-    return (
-        f"This build checked every claim below by running its page with JAX {env['jax']}. "
-        "Open a page to see each claim, the section it comes from, "
-        "a link to the code that proves it and its verdict on each release tested."
-    )
 
 
 # Pygments' name and whitespace tokens look like plain code text (tests/test_engine.py checks

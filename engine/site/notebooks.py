@@ -1,6 +1,6 @@
 """Turn a page into a Jupyter notebook (nbformat v4) that runs top to bottom on its own.
 
-``page_to_notebook`` is a pure function of the parsed page (``engine.markers``, which also
+``page_to_notebook`` is a pure function of the parsed page (``engine.page.markers``, which also
 supplies its outline of prose and boxes) and, optionally, the outputs the build recorded for its
 blocks. The notebook holds:
 
@@ -30,10 +30,7 @@ from pathlib import Path
 
 import nbformat
 
-from engine import setup_steps
-from engine.build import project_files
-from engine.execute import PRELUDE
-from engine.markers import (
+from engine.page.markers import (
     BADGES,
     ROOT,
     Block,
@@ -44,7 +41,10 @@ from engine.markers import (
     outline,
     prose_lines,
 )
-from engine.results import Outcome
+from engine.run.execute import PRELUDE
+from engine.run.pages import project_files
+from engine.run.results import Outcome
+from engine.site import setup_steps
 
 # Pages that get a notebook: every chapter page and the exercise workbook.
 NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")

@@ -1,6 +1,7 @@
 """Sybil set-up: every runnable block of every page under docs/ is a test.
 
-Blocks are found by ``engine.markers`` and run by ``engine.execute``, exactly as the build does:
+Blocks are found by ``engine.page.markers`` and run by ``engine.run.execute``, exactly as the
+build does:
 in page order, one namespace per page, with the same marker contracts. The root ``conftest.py``
 hands ``pytest_collect_file`` to pytest.
 """
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 from sybil import Document, Region, Sybil
 
-from engine.execute import (
+from engine.page.markers import ROOT, line_starts, parse_page, split_front_matter
+from engine.run.execute import (
     BlockFailure,
     execute_block,
     leftover_message,
@@ -20,7 +22,6 @@ from engine.execute import (
     restore_state,
     snapshot_state,
 )
-from engine.markers import ROOT, line_starts, parse_page, split_front_matter
 
 STATE_KEY = "__jitdocs_state__"
 
