@@ -174,7 +174,8 @@ for page in read_pages(sys.argv[1:]):
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """pre-commit on every tracked or new file: ruff, codespell, whitespace, validate-pyproject.
+    """pre-commit on every tracked or new file (ruff, codespell, whitespace, validate-pyproject),
+    then the engine's import contracts (`lint-imports`, pyproject.toml's [tool.importlinter]).
 
     `nox -s lint -- <pre-commit run arguments>` runs something else: `-- codespell --all-files`.
     """
@@ -198,6 +199,7 @@ def lint(session: nox.Session) -> None:
         session.run("pre-commit", "run", "--files", *files, log=False)
     finally:
         show_hook_edits(before)
+    session.run("lint-imports", "--no-cache")
 
 
 def show_hook_edits(before: dict[str, bytes]) -> None:
