@@ -17,36 +17,38 @@ nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True  # a missing Python 3.12 fails, never skips
 nox.options.sessions = ["lint", "tests", "docs"]
 
-# Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # we pin mkdocs<2 on purpose
-
 ROOT = Path(__file__).parent
 
 
 def find_python() -> str:
-    """Python 3.12: from PATH if it runs, else from pyenv's versions folder.
+    """Python 3.12: from PATH, else from pyenv's versions folder, found without running anything
+    (this runs when nox reads the file, `nox -l` included).
 
     pyenv's `python3.12` shim refuses to run unless .python-version selects 3.12, so a bare
-    version string is not enough on a machine where the global Python is 3.11.
+    version string is not enough on a machine where the global Python is 3.11: a shim on PATH
+    counts only when pyenv has no 3.12 of its own to point at.
     """
-    on_path = shutil.which("python3.12")
-    if on_path and subprocess.run([on_path, "-V"], capture_output=True).returncode == 0:
-        return on_path
     pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    on_path = shutil.which("python3.12")
+    if on_path and not Path(on_path).is_relative_to(pyenv_root / "shims"):
+        return on_path
     found = sorted(pyenv_root.glob("versions/3.12.*/bin/python3.12"))
-    return str(found[-1]) if found else "3.12"
+    return str(found[-1]) if found else on_path or "3.12"
 
 
 PYTHON = find_python()
 
 
 def install(session: nox.Session, *groups: str) -> None:
-    """Install the locked dependency groups (uv.lock) into the session's venv.
+    """Install the locked dependency groups (uv.lock) into the session's venv, and set the
+    session's environment (every session starts here).
 
     `--frozen` trusts uv.lock as it is; on CI, `--locked` also fails when uv.lock no longer
     matches pyproject.toml (a dependency changed without `uv lock`).
     """
+    # Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
+    session.env["PYTHONDONTWRITEBYTECODE"] = None  # unset for every command of the session
+    session.env["NO_MKDOCS_2_WARNING"] = os.environ.get("NO_MKDOCS_2_WARNING", "1")  # mkdocs<2
     frozen = "--locked" if os.environ.get("CI") else "--frozen"
     args = ["uv", "sync", frozen, "--no-default-groups"]
     for group in groups:
@@ -149,27 +151,15 @@ def page(session: nox.Session) -> None:
         session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
     install(session, "test")
     session.run("python", "-m", "engine.tools.page_outputs", *pages)  # as the build runs it, cached
-    tests = session.run("python", "-c", PAGE_TESTS_SCRIPT, *pages, silent=True, log=False).split()
+    tests = session.run(
+        "python", "-m", "engine.tools.page_tests", *pages, silent=True, log=False
+    ).split()
     if tests:
         session.run("pytest", "-q", *tests)
     else:  # pytest would stop with "no tests ran" (exit 5)
         session.log("No code on these pages, so no examples to test.")
     urls = " or ".join(p.removeprefix("docs/").removesuffix(".md") for p in pages)
     session.log(f"Browser tests covering it: nox -s tests -- tests/browser -k '{urls}'")
-
-
-# Prints the tests of the given pages: their examples (pages with code) and their notebooks
-# (pages that offer one); run inside the session's venv.
-PAGE_TESTS_SCRIPT = """
-import sys
-from engine.page.markers import read_pages
-from engine.site.notebooks import wants_notebook
-for page in read_pages(sys.argv[1:]):
-    if page.blocks:
-        print(page.path)
-    if wants_notebook(page.path):
-        print(f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{page.path}]")
-"""
 
 
 @nox.session(python=PYTHON)

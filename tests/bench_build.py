@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.page.markers import read_page  # noqa: E402
+from engine.page.parser import read_page  # noqa: E402
 from engine.run.execute import PRELUDE  # noqa: E402
 from engine.run.pages import child_environment  # noqa: E402
 

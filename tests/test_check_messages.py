@@ -11,6 +11,8 @@ import types
 from pathlib import Path
 
 import pytest
+from test_exercises import run_cli
+
 from check_solution import (
     NotChecked,
     Result,
@@ -20,9 +22,7 @@ from check_solution import (
     load_module,
     run_checks,
 )
-from test_exercises import run_cli
-
-from engine.page.markers import ROOT
+from engine.page.model import ROOT
 
 STATIC_N = """\
 from functools import partial

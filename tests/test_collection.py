@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.page.markers import ROOT, page_slug, read_page
+from engine.page.model import ROOT, page_slug
+from engine.page.parser import read_page
 from engine.run.sybil_setup import docs as docs_sybil
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
@@ -119,18 +120,18 @@ def test_every_course_page_is_linked_from_the_summary():
     assert not missing, f"docs/reference/summary.md does not link {missing} (write it by hand)"
 
 
-def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn(monkeypatch):
+def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn():
     from mkdocs.exceptions import PluginError
 
     from engine.site import hook
 
     pages = {path: read_page(path) for _, path in course_pages()}
-    monkeypatch.setattr(hook, "state", hook.BuildState(pages=pages, course=course_pages()))
-    table = hook.render_course_table("docs/index.md").splitlines()
+    state = hook.BuildState(pages=pages, course=course_pages())
+    table = hook.render_course_table(state, "docs/index.md").splitlines()
     assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
         path.removeprefix("docs/") for _, path in course_pages()
     ]
     first = course_pages()[0][1]
     pages[first].learn = ""
     with pytest.raises(PluginError, match=f"{first}: its front matter has no `learn:` line"):
-        hook.render_course_table("docs/index.md")
+        hook.render_course_table(state, "docs/index.md")

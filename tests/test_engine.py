@@ -10,17 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.page.markers import (
-    DEFAULT_TIMEOUT,
-    MARKERS,
-    ROOT,
-    MarkupError,
-    marker_table,
-    parse_page,
-    read_page,
-)
-from engine.run import pages
-from engine.run.execute import execute_block, new_namespace, restore_state, snapshot_state
+from engine.page.markers import MARKERS, marker_table
+from engine.page.model import DEFAULT_TIMEOUT, ROOT, MarkupError
+from engine.page.parser import parse_page, read_page
+from engine.run import cache, pages
+from engine.run.execute import execute_block, new_namespace
+from engine.run.isolation import restore_state, snapshot_state
 from engine.run.pages import PageFailure, execute_pages, run_page
 
 
@@ -197,7 +192,7 @@ def test_without_restore_the_config_would_leak():
 
 def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
     """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
-    from engine.page.markers import code_fence as render_fence
+    from engine.page.syntax import code_fence as render_fence
 
     rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
     assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
@@ -234,25 +229,25 @@ def test_warm_run_executes_nothing(tmp_path):
 
 def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     demo = page(fence("print('hello')"))
-    before = pages.cache_key(demo, pages.environment_fingerprint())
-    real_version = pages._version
+    before = cache.cache_key(demo, cache.environment_fingerprint())
+    real_version = cache._version
     monkeypatch.setattr(
-        pages, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
+        cache, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
     )
-    after = pages.cache_key(demo, pages.environment_fingerprint())
+    after = cache.cache_key(demo, cache.environment_fingerprint())
     assert before != after
 
 
 def test_prose_edits_keep_the_key_and_code_edits_change_it():
-    fingerprint = pages.environment_fingerprint()
-    original = pages.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
-    reworded = pages.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
-    recoded = pages.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
+    fingerprint = cache.environment_fingerprint()
+    original = cache.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
+    reworded = cache.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
+    recoded = cache.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
     assert original == reworded != recoded
 
 
 def test_imported_local_module_is_part_of_the_key():
-    modules = pages.project_files(["from jitkit import time_it"])
+    modules = cache.project_files(["from jitkit import time_it"])
     assert "def time_it" in modules["snippets/jitkit.py"]
 
 
@@ -316,7 +311,7 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
 
 
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = pages.project_files(["from check_solution import checks_for"])
+    modules = cache.project_files(["from check_solution import checks_for"])
     assert "snippets/check_solution.py" in modules
     assert not [name for name in modules if name.startswith("engine/")]  # learner code only
     assert any(name.startswith("snippets/_checks/") for name in modules)
@@ -414,14 +409,14 @@ def test_the_parser_accepts_only_registered_markers():
 
 def test_a_failure_blames_jax_only_when_the_code_passed_before_with_another_jax(tmp_path):
     demo = page("# Demo\n\n" + fence("assert 1 + 1 == 2"))
-    code = pages.code_key(demo)
+    code = cache.code_key(demo)
     result = run_page(demo)
-    pages.store(demo, "some key", result, tmp_path, code)
+    cache.store(demo, "some key", result, tmp_path, code)
     same_jax = pages.last_pass_hint(demo, code, tmp_path)
     assert "passed before with this JAX" in same_jax and "stress" in same_jax
 
     result.environment = {**result.environment, "jax": "0.0.1"}
-    pages.store(demo, "some key", result, tmp_path, code)
+    cache.store(demo, "some key", result, tmp_path, code)
     other_jax = pages.last_pass_hint(demo, code, tmp_path)
     assert "unchanged since it last passed, with jax 0.0.1" in other_jax
 

@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from check_solution import checks_for, load_module, run_checks
 
-from engine.page.markers import ROOT
+from check_solution import checks_for, load_module, run_checks
+from engine.page.model import ROOT
 
 EXERCISES = [
     "tax_brackets",
@@ -142,8 +142,9 @@ def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
 
 def test_every_check_module_is_covered_by_these_tests():
     """A checks module that no test list names would have no proof that its checks have teeth."""
-    from check_solution import exercise_ids
     from test_lessons import LESSONS
+
+    from check_solution import exercise_ids
 
     assert set(exercise_ids()) == set(EXERCISES) | {lesson.id for lesson in LESSONS}
 

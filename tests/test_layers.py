@@ -1,4 +1,4 @@
-"""The engine's layers, as import contracts (import-linter).
+"""The engine's layers: import contracts (import-linter), module size, complexity rules.
 
 The contracts live in pyproject.toml's ``[tool.importlinter]``: page <- run <- site <- tools,
 the build never imports a tool, the learner runtime imports no engine module.
@@ -9,13 +9,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from engine.page.markers import ROOT
+from engine.page.model import ROOT
 
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+MAX_MODULE_LINES = 400
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:
@@ -64,3 +66,22 @@ def test_a_wrong_import_breaks_a_contract(copy, module, line, broken):
     done = lint_imports(copy)
     assert done.returncode == 1, done.stdout + done.stderr
     assert any(broken in row and "BROKEN" in row for row in done.stdout.splitlines())
+
+
+def test_no_module_is_long():
+    """Past ~400 lines a module holds two ideas; split it by what it does."""
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for folder in ("engine", "snippets")
+        for path in (ROOT / folder).rglob("*.py")
+    }
+    assert sizes, "no module found"
+    long = {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES}
+    assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_ruff_checks_complexity():
+    """Short units are held by ruff (run by `nox -s lint`), not by a budget of our own."""
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
+    assert {"C901", "PLR0912", "PLR0915"} <= set(lint["lint"]["select"])
+    assert lint["lint"]["mccabe"]["max-complexity"] <= 10

@@ -12,12 +12,13 @@ import types
 from pathlib import Path
 
 import pytest
-from check_solution import exercise_ids
 from test_exercises import EXERCISES
 from test_lessons import LESSONS
 from test_notebooks import PAGES, install_line
 
-from engine.page.markers import ROOT, read_page
+from check_solution import exercise_ids
+from engine.page.model import ROOT
+from engine.page.parser import read_page
 from engine.site import hook, setup_steps
 from engine.site.notebooks import build_notebook, dumps
 
@@ -85,13 +86,13 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
     assert "project folder" not in text and "project's virtual environment" not in text
 
 
-def test_every_notebook_download_link_is_followed_by_the_setup_link(monkeypatch):
+def test_every_notebook_download_link_is_followed_by_the_setup_link():
     page = types.SimpleNamespace(
         file=types.SimpleNamespace(src_uri="course/why-compile.md"), meta={}
     )
     parsed = read_page("docs/course/why-compile.md")
-    monkeypatch.setattr(hook.state, "pages", {f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
-    _, _, link = hook.render_download_link(parsed, "course/why-compile.ipynb", page)
+    state = hook.BuildState(pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
+    _, _, link = hook.render_download_link(state, parsed, "course/why-compile.ipynb", page)
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
 
 

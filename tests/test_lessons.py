@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from check_solution import checks_for, load_module, run_checks
 
-from engine.page.markers import ROOT, page_slug
+from check_solution import checks_for, load_module, run_checks
+from engine.page.model import ROOT, page_slug
 
 TRACK = ROOT / "docs" / "track"
 SOLUTIONS = ROOT / "tests" / "solutions"

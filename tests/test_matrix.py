@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from engine.page.claims import claims
-from engine.page.markers import ROOT, parse_page, read_pages
+from engine.page.model import ROOT
+from engine.page.parser import parse_page, read_pages
 from engine.run import pages
 from engine.site import version_notes
 from engine.tools import drift, matrix

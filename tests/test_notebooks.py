@@ -20,8 +20,9 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from engine.page.markers import ROOT, read_page
-from engine.run.pages import project_files
+from engine.page.model import ROOT
+from engine.page.parser import read_page
+from engine.run.cache import project_files
 from engine.run.results import Outcome
 from engine.site.notebooks import (
     build_notebook,

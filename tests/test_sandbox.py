@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.page import markers
-from engine.page.markers import ROOT, marker_table, parse_page, read_page
+from engine.page import model
+from engine.page.markers import marker_table
+from engine.page.model import ROOT
+from engine.page.parser import parse_page, read_page
 from engine.run import pages
 from engine.run.execute import execute_block, new_namespace
 from engine.run.pages import PageFailure, execute_pages, run_page
@@ -248,7 +250,7 @@ def test_a_block_that_prints_50_mb_fails_with_page_line_and_size_as_fast_as_a_no
     huge = time.perf_counter() - started
     assert str(caught.value).startswith(
         "docs/demo/test-page.md:3: the block printed 47.7 MB, more than its limit of "
-        f"{markers.DEFAULT_MAX_OUTPUT_KB} KB"
+        f"{model.DEFAULT_MAX_OUTPUT_KB} KB"
     )
     assert caught.value.failure.kind == "output"
     assert huge < normal + 5.0, (huge, normal)  # generous: a 50 MB string still gets built

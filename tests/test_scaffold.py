@@ -7,7 +7,8 @@ import textwrap
 import pytest
 import yaml
 
-from engine.page.markers import ROOT, read_page
+from engine.page.model import ROOT
+from engine.page.parser import read_page
 from engine.run.pages import run_page
 from engine.tools import scaffold
 from engine.tools.scaffold import ScaffoldError, add_nav_entry

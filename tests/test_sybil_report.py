@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engine.page.markers import ROOT
+from engine.page.model import ROOT
 
 CONFTEST = """\
 from sybil import Sybil

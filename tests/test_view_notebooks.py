@@ -15,7 +15,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from engine.page.markers import ROOT, read_page
+from engine.page.model import ROOT
+from engine.page.parser import read_page
 from engine.run.results import Figure, Outcome
 from engine.site import notebook_view
 from engine.site.notebooks import build_notebook, wants_notebook

@@ -11,14 +11,15 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal
 
-from engine.page.markers import Page
+from engine.page.model import Page
 
 
 @dataclass(frozen=True)
 class Claim:
     id: str
-    kind: str  # "contract" or "fact"
+    kind: Literal["contract", "fact"]
     blocks: tuple[int, ...]  # the ❌ and ✅ blocks of a contract; a fact's own block
     anchor: str  # its element id on the page: contract-N or fact-N, counted per kind
 

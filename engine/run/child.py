@@ -15,7 +15,7 @@ import os
 import platform
 import sys
 
-from engine.page.markers import Block, Expectation
+from engine.page.model import Block, Expectation
 from engine.run import terminal
 from engine.run.execute import BlockFailure, execute_block, new_namespace
 

@@ -13,15 +13,11 @@ from pathlib import Path
 import pytest
 from sybil import Document, Region, Sybil
 
-from engine.page.markers import ROOT, line_starts, parse_page, split_front_matter
-from engine.run.execute import (
-    BlockFailure,
-    execute_block,
-    leftover_message,
-    new_namespace,
-    restore_state,
-    snapshot_state,
-)
+from engine.page.model import ROOT
+from engine.page.parser import parse_page
+from engine.page.syntax import line_starts, split_front_matter
+from engine.run.execute import BlockFailure, execute_block, leftover_message, new_namespace
+from engine.run.isolation import restore_state, snapshot_state
 
 STATE_KEY = "__jitdocs_state__"
 

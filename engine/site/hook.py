@@ -25,17 +25,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from engine.page.claims import by_block
-from engine.page.markers import (
-    BADGES,
-    Block,
-    Directive,
-    MarkupError,
-    Page,
-    code_fence,
-    marker_table,
-    page_slug,
-    read_page,
-)
+from engine.page.markers import marker_table
+from engine.page.model import BADGES, Block, Directive, MarkupError, Page, page_slug
+from engine.page.parser import read_page
+from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
@@ -62,23 +55,50 @@ class BuildState:
     site_url: str = ""  # for the set-up page's download address
 
 
-# mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
-# under `mkdocs serve`) starts by replacing this one object in on_files.
-state = BuildState()
-preview = False  # `mkdocs serve`: a failing page shows its error instead of stopping the server
 log = logging.getLogger("mkdocs.jitdocs")
 
 
 # ---------------------------------------------------------------- events
 
 
-def on_startup(command: str, dirty: bool) -> None:
-    global preview
-    preview = command == "serve"
+class SiteHook:
+    """The hook's events, as methods of one object. mkdocs imports a hook once per process and
+    calls the functions it finds in it; the module binds them to one ``SiteHook`` (below). Each
+    build, and each rebuild under ``mkdocs serve``, starts afresh in ``on_files``, which makes
+    the ``BuildState`` the renderers are given."""
+
+    def __init__(self, preview: bool = False) -> None:
+        self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
+        self.state = BuildState()
+
+    def on_startup(self, command: str, dirty: bool) -> None:
+        self.preview = command == "serve"
+
+    @event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
+    def on_files(self, files: Files, config) -> Files:
+        self.state = read_and_run(files, config, self.preview)
+        return files
+
+    def on_page_markdown(self, markdown: str, page, config, files) -> str:
+        return render_page(self.state, markdown, page, config)
+
+    def on_pre_page(self, page, config, files):
+        return notebook_view.on_pre_page(page, config, files)  # an unchanged view, from its cache
+
+    def on_page_content(self, content: str, page, config, files) -> str:
+        content = notebook_view.on_page_content(content, page, config, files)
+        return wrap_sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
 
 
-@event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
-def on_files(files: Files, config) -> Files:
+_site = SiteHook()
+on_startup = _site.on_startup
+on_files = _site.on_files
+on_page_markdown = _site.on_page_markdown
+on_pre_page = _site.on_pre_page
+on_page_content = _site.on_page_content
+
+
+def read_and_run(files: Files, config, preview: bool) -> BuildState:
     """Parse and execute every page up front, and add the charts they drew to the site."""
     docs_dir = Path(config["docs_dir"]).resolve()
     root = docs_dir.parent
@@ -98,15 +118,14 @@ def on_files(files: Files, config) -> Files:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    global state
     state = BuildState(failures=failures)
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
             continue
         state.results[page.path] = results[page.path]
-        add_figure_files(page, results[page.path], files, config)
-        add_notebook_file(page, results[page.path], files, config, root)
+        add_figure_files(state, page, results[page.path], files, config)
+        add_notebook_file(state, page, results[page.path], files, config, root)
     add_robots_txt(files, config)
     # the exercise and lesson checker as one file, for readers without a clone
     checker = setup_steps.checker_script(root)
@@ -115,10 +134,11 @@ def on_files(files: Files, config) -> Files:
     state.course = course_nav(config.get("nav") or [])
     state.compatibility = version_notes.load(root / version_notes.DATA) or {}
     log.info(version_notes.summary(pages, state.compatibility or None))
-    return files
+    return state
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
+def render_page(state: BuildState, markdown: str, page, config) -> str:
+    """The page's Markdown with each block's real outputs, its directives and its notes."""
     if notebook_view.is_view(page):  # rendered by mkdocs-jupyter from a notebook
         return markdown
     root = Path(config["docs_dir"]).resolve().parent
@@ -130,26 +150,20 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     shift = len(parsed.text) - len(markdown)
     if shift < 0 or parsed.text[shift:] != markdown:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
-    edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
+    edits = [(d.start, d.end, render_directive(state, d, path)) for d in parsed.directives]
     ids = by_block(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
-        edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
+        edits.append(
+            (block.start, block.end, render_block(state, block, outcome, index, page, ids))
+        )
     if path in state.notebook_uris:
-        edits.append(render_download_link(parsed, state.notebook_uris[path], page))
+        edits.append(render_download_link(state, parsed, state.notebook_uris[path], page))
     note = version_notes.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
-    return text[shift:] + render_provenance(result)
-
-
-on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view from its cache
-
-
-def on_page_content(content: str, page, config, files) -> str:
-    content = notebook_view.on_page_content(content, page, config, files)
-    return wrap_sections(unwrap_plain_tokens(colour_outputs(content)))
+    return text[shift:] + render_provenance(result, build_environment(state))
 
 
 # ---------------------------------------------------------------- transforms
@@ -177,7 +191,7 @@ def render_failure(message: str) -> str:
     return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
 
 
-def add_figure_files(page: Page, result: PageResult, files: Files, config) -> None:
+def add_figure_files(state: BuildState, page: Page, result: PageResult, files: Files, config):
     """Register each chart's light and dark SVG as a generated file of the site."""
     for index, outcome in enumerate(result.outcomes):
         for number, figure in enumerate(outcome.figures):
@@ -188,7 +202,9 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
             state.figure_uris[(page.path, index, number)] = uris
 
 
-def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
+def add_notebook_file(
+    state: BuildState, page: Page, result: PageResult, files: Files, config, root: Path
+) -> None:
     """Offer a chapter page (or the exercise workbook) as a Jupyter notebook next to it, with
     the outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
@@ -203,7 +219,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     notebook_view.add(page, notebook, result.outcomes, files, config, root)
 
 
-def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
+def render_download_link(state: BuildState, parsed: Page, uri: str, page) -> tuple[int, int, str]:
     """An edit that puts the notebook's download link on the line after the page's H1."""
     at = parsed.title_end
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
@@ -219,14 +235,16 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     return at, at, link
 
 
-def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) -> str:
+def render_block(
+    state: BuildState, block: Block, outcome: Outcome, index: int, page, ids: dict
+) -> str:
     parts = [render_code(block)]
     if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
     if outcome.output:
-        parts.append(render_output(outcome.output, "Output"))
+        parts.append(render_output(state, outcome.output, "Output"))
     if outcome.error_type:
-        parts.append(render_output(outcome.error, f"Raises {outcome.error_type}"))
+        parts.append(render_output(state, outcome.error, f"Raises {outcome.error_type}"))
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, figure.size))
@@ -246,7 +264,7 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     return _indent(body + "\n", block.indent) + "\n"
 
 
-def render_output(text: str, title: str) -> str:
+def render_output(state: BuildState, text: str, title: str) -> str:
     """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
     once the page is HTML: here the fence holds the text without them, after a line with the
     key of its coloured HTML (raw HTML would not survive inside an admonition)."""
@@ -261,7 +279,7 @@ COLOUR_KEY = "jitdocs-colour-"
 COLOURED_CODE = re.compile(rf"(<code[^>]*>)({COLOUR_KEY}[0-9a-f]{{16}})\n.*?(</code>)", re.DOTALL)
 
 
-def colour_outputs(content: str) -> str:
+def colour_outputs(state: BuildState, content: str) -> str:
     """Swap each coloured output's placeholder text for its HTML (nbconvert's ``ansi-*`` spans,
     as the notebook view has; docs/assets/jitdocs.css colours them in light and dark)."""
     return COLOURED_CODE.sub(lambda m: m[1] + state.coloured[m[2]] + m[3], content)
@@ -291,17 +309,17 @@ def render_figure(
     )
 
 
-def render_directive(directive: Directive, page_path: str) -> str:
+def render_directive(state: BuildState, directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
         data = state.compatibility or None
-        return version_notes.render(state.pages, data, build_environment(), page_path)
+        return version_notes.render(state.pages, data, build_environment(state), page_path)
     if directive.name == "marker-table":
         return marker_table()
     if directive.name == "install":
         steps = setup_steps.render(directive.value, state.site_url)
         return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
     if directive.name == "course-table":
-        return render_course_table(page_path)
+        return render_course_table(state, page_path)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
@@ -315,7 +333,7 @@ def course_nav(nav: list) -> list[tuple[str, str]]:
     return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
 
 
-def render_course_table(page_path: str) -> str:
+def render_course_table(state: BuildState, page_path: str) -> str:
     """The home page's table: one row per Course page, from the nav and its `learn:` line."""
     here = posixpath.dirname(page_path)
     rows = []
@@ -343,13 +361,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def build_environment() -> dict:
+def build_environment(state: BuildState) -> dict:
     """Where this build ran its pages (the cache key holds the versions, so they all agree)."""
     return next((r.environment for r in state.results.values() if r.environment), {})
 
 
-def render_provenance(result: PageResult) -> str:
-    env = result.environment or build_environment()
+def render_provenance(result: PageResult, build_env: dict) -> str:
+    env = result.environment or build_env
     if not env:
         return ""
     what = "Outputs on this page were produced" if result.outcomes else "This site was built"

@@ -29,8 +29,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.page.markers import Page, page_slug
-from engine.run.pages import write_if_changed
+from engine.page.model import Page, page_slug
+from engine.run.cache import write_if_changed
 from engine.run.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key

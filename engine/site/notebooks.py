@@ -30,19 +30,11 @@ from pathlib import Path
 
 import nbformat
 
-from engine.page.markers import (
-    BADGES,
-    ROOT,
-    Block,
-    Node,
-    Page,
-    code_fence,
-    is_absolute_url,
-    outline,
-    prose_lines,
-)
+from engine.page.model import BADGES, ROOT, Block, Page
+from engine.page.outline import Node, outline, prose_lines
+from engine.page.syntax import code_fence, is_absolute_url
+from engine.run.cache import project_files
 from engine.run.execute import PRELUDE
-from engine.run.pages import project_files
 from engine.run.results import Outcome
 from engine.site import setup_steps
 

@@ -14,7 +14,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from engine.page.markers import ROOT
+from engine.page.model import ROOT
 
 # Read at run time: part of the cache key of every page that imports this module.
 READS_AT_RUN_TIME = ("uv.lock",)
@@ -111,7 +111,7 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
 
 def checker_script(root: Path = ROOT) -> str:
     """``check.py``: the checker, its checks and jitkit in one file a reader can download."""
-    from engine.run.pages import project_files
+    from engine.run.cache import project_files
 
     files = project_files(["from check_solution import checks_for"], root)
     lines = [

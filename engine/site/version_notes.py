@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.page.claims import claims
-from engine.page.markers import ROOT, Page
+from engine.page.model import ROOT, Page
 
 DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"

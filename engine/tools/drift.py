@@ -29,19 +29,18 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.page.markers import ROOT, Block, MarkupError, Page, read_pages
+from engine.page.model import ROOT, Block, MarkupError, Page
+from engine.page.parser import read_pages
 from engine.run import results
-from engine.run.pages import (
+from engine.run.cache import (
     CACHE_DIR,
-    PageFailure,
     cache_key,
     entry_path,
     environment_fingerprint,
-    execute_pages,
     load_cached,
-    run_page,
     store,
 )
+from engine.run.pages import PageFailure, execute_pages, run_page
 from engine.run.results import Failure, Outcome, PageResult
 from engine.site.version_notes import pinned_versions
 
@@ -254,6 +253,25 @@ def check_page(page: Page, cache_dir: Path, pinned_dir: Path, fingerprint: dict)
 # ---------------------------------------------------------------- the report
 
 
+def _changed_rows(reports: list[PageReport]) -> list[str]:
+    """One row per page with code: how many outputs changed, and what else went wrong."""
+    rows = []
+    width = max((len(r.path) for r in reports), default=10)
+    for r in reports:
+        if not r.blocks:
+            continue
+        extra = []
+        if r.failures:
+            extra.append(f"{len(r.failures)} failed")
+        if r.not_run:
+            extra.append(f"{r.not_run} not run after a failure")
+        if r.note:
+            extra.append(r.note)
+        tail = f"  ({'; '.join(extra)})" if extra else ""
+        rows.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
+    return rows
+
+
 def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: str) -> str:
     failures = [f for r in reports for f in r.failures]
     contracts = [f for f in failures if f.kind == "contract"]
@@ -283,19 +301,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
         section("Other failures (timeouts, crashes)", others)
 
     out.append("Output blocks whose text changed (changed / compared, per page)")
-    width = max((len(r.path) for r in reports), default=10)
-    for r in reports:
-        if not r.blocks:
-            continue
-        extra = []
-        if r.failures:
-            extra.append(f"{len(r.failures)} failed")
-        if r.not_run:
-            extra.append(f"{r.not_run} not run after a failure")
-        if r.note:
-            extra.append(r.note)
-        tail = f"  ({'; '.join(extra)})" if extra else ""
-        out.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
+    out += _changed_rows(reports)
     for r in reports:
         for where, before, after in r.changed:
             out.append(f"    {where}")

@@ -29,7 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.page.claims import claims
-from engine.page.markers import ROOT, Page, read_pages
+from engine.page.model import ROOT, Page
+from engine.page.parser import read_pages
 from engine.site.version_notes import BROKEN, DATA, HOLDS, NOT_RUN, load, pinned_versions
 
 INDEX = "https://pypi.org/simple/jax/"
@@ -63,7 +64,7 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
     """Run every page under the installed JAX and return this release's entry."""
     from engine import drift  # needs the engine's run machinery, which the build never does
-    from engine.run.pages import CACHE_DIR, environment_fingerprint
+    from engine.run.cache import CACHE_DIR, environment_fingerprint
 
     started = time.monotonic()
     fingerprint = environment_fingerprint()

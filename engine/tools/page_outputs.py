@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from engine.page.markers import MarkupError, read_pages
+from engine.page.model import MarkupError
+from engine.page.parser import read_pages
 from engine.run.pages import PageFailure, execute_pages
 
 

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.page.markers import ROOT, page_slug
+from engine.page.model import ROOT, page_slug
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"

@@ -20,7 +20,7 @@ import pytest
 from served_site import ROOT, page_urls
 from test_pages import Tags, html_file, site_config
 
-from engine.page.markers import read_page
+from engine.page.parser import read_page
 from engine.site.notebook_view import OPT_IN, front_matter, view_uri
 
 SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
