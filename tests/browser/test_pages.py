@@ -242,6 +242,20 @@ def test_every_page_has_its_own_description(site_dir, url):
         )
 
 
+LABELLED = {"input", "select", "textarea", "button", "meter", "output", "progress"}
+
+
+def test_every_label_names_a_control(site_dir, url):
+    """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
+    found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
+    only pages in the nav have."""
+    tags = Tags(html_file(site_dir, url).read_text(encoding="utf-8")).tags
+    controls = {attrs.get("id") for tag, attrs in tags if tag in LABELLED}
+    named = [attrs["for"] for tag, attrs in tags if tag == "label" and attrs.get("for")]
+    assert named, "no label at all: the check would pass on anything"
+    assert [name for name in named if name not in controls] == []
+
+
 def test_every_source_page_declares_a_description():
     for source in sorted((ROOT / "docs").rglob("*.md")):
         text = source.read_text(encoding="utf-8")
