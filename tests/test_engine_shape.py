@@ -29,9 +29,10 @@ MAX_BODY_LINES = 80  # lines from a def/class line to its last line (end_lineno 
 # checker messages that name the learner's line, hint at JAX errors and report "not checked":
 # about 300 lines. Keeping page code from leaking (issue 29: a session and a temporary directory
 # per page, the search for its leftover processes, the output cap, terminal control characters
-# cleaned and colours rendered) added 320. The exact compatibility line (issue 25) added ~20.
+# cleaned and colours rendered) added 320. The exact compatibility line (issue 25) added ~20:
+# 4,944 with templates, so 5,000 until the layers issue (27) replaces this budget.
 # A ceiling against growth, not the issue's target.
-LINE_BUDGET = 4900
+LINE_BUDGET = 5000
 MARKDOWN_MODULE = "markers.py"  # the one module that knows the page syntax
 RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "findall", "finditer", "split"}
 # Markdown syntax a pattern would look for: headings, fences, HTML-comment markers,
