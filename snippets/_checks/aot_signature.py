@@ -3,7 +3,8 @@
 ``compile_score`` must return a ``Compiled`` for ``float32[batch, 3]`` and ``float32[3]``,
 compiling one program and nothing else. Specs alone means no data at all:
 NumPy placeholders compile nothing extra, so a memory check catches them. The predictions are
-judged against what the six calls really do on a ``Compiled`` the checker builds itself; no answer key is trusted.
+judged against what the six calls really do on a ``Compiled`` the checker builds itself; no
+answer key is trusted.
 """
 
 from __future__ import annotations
