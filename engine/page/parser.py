@@ -10,6 +10,8 @@ import ast
 import re
 from pathlib import Path
 
+from mkdocs.utils import meta
+
 from engine.page.markers import MARKERS, MarkerSpec
 from engine.page.model import ROOT, Block, Directive, MarkupError, Page, page_slug
 from engine.page.syntax import (
@@ -205,8 +207,9 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     parsed = parse_page(page, body, offset, root)
     front = FRONT_MATTER.match(text)
     parsed.front_matter = front[1] if front else ""
+    _, fields = meta.get_data(text)  # mkdocs' own front-matter reader: the fields it renders
     parsed.description, parsed.learn = (
-        _front_field(parsed.front_matter, name) for name in ("description", "learn")
+        str(fields.get(name) or "").strip() for name in ("description", "learn")
     )
     return parsed
 
@@ -218,8 +221,3 @@ def read_pages(paths: list[str], root: Path = ROOT) -> list[Page]:
     else:
         found = sorted(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))
     return [read_page(path, root) for path in found]
-
-
-def _front_field(front_matter: str, name: str) -> str:
-    found = re.search(rf"^{name}:\s*(.+)$", front_matter, re.MULTILINE)
-    return found[1].strip() if found else ""
