@@ -22,7 +22,9 @@ that changed (e.g. an engine file moved) runs the page, which is what a real bui
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import json
 import os
 import re
 import shutil
@@ -133,6 +135,15 @@ def charts(files: dict[str, Path]) -> dict[str, list[str]]:
     return {name: sorted(contents) for name, contents in found.items()}
 
 
+def readable(suffix: str, data: bytes) -> str:
+    """The file's text; JSON one entry a line (the search index is a single line)."""
+    text = data.decode("utf-8", "replace")
+    if suffix == ".json":
+        with contextlib.suppress(ValueError):
+            return json.dumps(json.loads(text), indent=1, ensure_ascii=False)
+    return text
+
+
 def compare(base: Path, head: Path, context: int = 1) -> list[str]:
     """Lines describing every difference between the two site folders (empty: the same)."""
     report: list[str] = []
@@ -152,8 +163,8 @@ def compare(base: Path, head: Path, context: int = 1) -> list[str]:
         if old[name].suffix not in TEXT_SUFFIXES:
             report.append(f"binary file differs: {name}")
             continue
-        a_lines = mask(a.decode("utf-8", "replace")).splitlines()
-        b_lines = mask(b.decode("utf-8", "replace")).splitlines()
+        a_lines = mask(readable(old[name].suffix, a)).splitlines()
+        b_lines = mask(readable(new[name].suffix, b)).splitlines()
         if a_lines == b_lines:
             continue
         diff = difflib.unified_diff(a_lines, b_lines, f"base/{name}", f"head/{name}", n=context)
