@@ -348,7 +348,7 @@ def render_course_table(state: BuildState, page_path: str) -> str:
     return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
-# Pygments' name and whitespace tokens look like plain code text (tests/test_engine.py checks
+# Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
 # Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
