@@ -92,3 +92,19 @@ def test_the_parser_accepts_only_registered_markers():
         page("<!-- unregistered -->\n")
     with pytest.raises(MarkupError, match=r":1: marker 'timeout' takes seconds, got 'soon'"):
         page(fence("x = 1", "timeout: soon"))
+
+
+# ---------------------------------------------------------------- site policy
+
+
+def test_policy_is_read_from_pyproject_and_rejects_unknown_keys(tmp_path):
+    from engine.page.policy import Policy, policy
+
+    assert policy(ROOT) == Policy()  # pyproject.toml spells out the defaults
+    (tmp_path / "pyproject.toml").write_text('[tool.jitdocs]\nnotebook-pages = ["docs/a.md"]\n')
+    assert policy(tmp_path).notebook_pages == ("docs/a.md",)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "pyproject.toml").write_text('[tool.jitdocs]\nnotebook-page = ["docs/a.md"]\n')
+    with pytest.raises(ValueError, match="no setting 'notebook-page'"):
+        policy(other)

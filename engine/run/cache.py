@@ -19,12 +19,13 @@ import sys
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
+from engine.page.policy import policy
 from engine.run.results import PageResult
 
 log = logging.getLogger("mkdocs.jitdocs")
 
 
-CACHE_DIR = ROOT / ".cache" / "jitdocs"
+CACHE_DIR = ROOT / policy().cache_dir
 
 
 # Paths from engine/: the code that runs a page (a change runs every page again).

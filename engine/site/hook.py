@@ -28,6 +28,7 @@ from engine.page.claims import by_block
 from engine.page.markers import marker_table
 from engine.page.model import BADGES, Block, Directive, MarkupError, Page, page_slug
 from engine.page.parser import read_page
+from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
@@ -113,7 +114,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
             failures[path] = str(error)
     try:
         fresh = os.environ.get(FRESH_VARIABLE) == "1"
-        cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / ".cache" / "jitdocs")
+        cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
         keep_going = (lambda page, error: keep_failure(page, error, failures)) if preview else None
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
@@ -327,9 +328,8 @@ def render_directive(state: BuildState, directive: Directive, page_path: str) ->
 
 def course_nav(nav: list) -> list[tuple[str, str]]:
     """The (title, docs path) of each page in the nav's Course section, in reading order."""
-    section = next(
-        (item["Course"] for item in nav if isinstance(item, dict) and "Course" in item), []
-    )
+    name = policy().course_section
+    section = next((item[name] for item in nav if isinstance(item, dict) and name in item), [])
     return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
 
 

@@ -30,11 +30,12 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
 from engine.page.model import Page, page_slug
+from engine.page.policy import policy
 from engine.run.cache import write_if_changed
 from engine.run.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key
-VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.yml includes it
+VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
 LINK_TEXT = "View as notebook"
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template

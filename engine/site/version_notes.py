@@ -17,6 +17,7 @@ from pathlib import Path
 
 from engine.page.claims import claims
 from engine.page.model import ROOT, Page
+from engine.page.policy import policy
 
 DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"
@@ -223,7 +224,7 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
 
 def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
     """An edit that puts the page note on the line after the H1 of course and track pages."""
-    if not page.path.startswith(("docs/course/", "docs/track/")) or not page.title_end:
+    if not page.path.startswith(policy().noted_pages) or not page.title_end:
         return None
     note = page_note(page, data, page.path)
     if not note:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from engine.page.model import ROOT, Block, MarkupError, Page
 from engine.page.parser import read_pages
+from engine.page.policy import policy
 from engine.run import results
 from engine.run.cache import (
     CACHE_DIR,
@@ -44,7 +45,7 @@ from engine.run.pages import PageFailure, execute_pages, run_page
 from engine.run.results import Failure, Outcome, PageResult
 from engine.site.version_notes import pinned_versions
 
-DRIFT_CACHE = ROOT / ".cache" / "drift"
+DRIFT_CACHE = ROOT / policy().drift_cache_dir
 MAX_RERUNS = 8
 
 # ---------------------------------------------------------------- comparing outputs
