@@ -125,10 +125,7 @@ def measure(base_url: str, page: str, preset: str, runs: int, folder: Path) -> d
     return {
         "page": page or "(home)",
         "preset": preset,
-        "scores": {
-            key: statistics.median(score(r, key) for r in reports)
-            for key in CATEGORIES
-        },
+        "scores": {key: statistics.median(score(r, key) for r in reports) for key in CATEGORIES},
         "metrics": {
             key: statistics.median(r["audits"][key].get("numericValue", 0) for r in reports)
             for key in METRICS
