@@ -64,10 +64,29 @@ def run_lighthouse(url: str, preset: str, output: Path) -> dict:
     if preset == "desktop":
         command.append("--preset=desktop")  # mobile is Lighthouse's default
     env = {**os.environ, "CHROME_PATH": CHROMIUM}
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"lighthouse failed on {url} ({preset}):\n{done.stderr[-3000:]}")
-    return json.loads(output.read_text(encoding="utf-8"))
+    for _ in range(2):
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"lighthouse failed on {url} ({preset}):\n{done.stderr[-3000:]}")
+        report = json.loads(output.read_text(encoding="utf-8"))
+        if not unscored(report):
+            return report
+        # Lighthouse ran but could not score the page (e.g. NO_FCP on a busy machine): once more.
+    return report
+
+
+def unscored(report: dict) -> str:
+    """Why Lighthouse gave a category no score (its runtimeError), or '' when all are scored."""
+    if all(report["categories"][key]["score"] is not None for key in CATEGORIES):
+        return ""
+    error = report.get("runtimeError") or {}
+    return f"not scored: {error.get('code', '?')}: {error.get('message', 'no runtimeError given')}"
+
+
+def score(report: dict, key: str) -> float:
+    """A category's score out of 100; an unscored category counts as 0, so it misses the goal."""
+    value = report["categories"][key]["score"]
+    return 0.0 if value is None else value * 100
 
 
 def costly_audits(report: dict) -> list[str]:
@@ -106,15 +125,12 @@ def measure(base_url: str, page: str, preset: str, runs: int, folder: Path) -> d
     return {
         "page": page or "(home)",
         "preset": preset,
-        "scores": {
-            key: statistics.median(r["categories"][key]["score"] * 100 for r in reports)
-            for key in CATEGORIES
-        },
+        "scores": {key: statistics.median(score(r, key) for r in reports) for key in CATEGORIES},
         "metrics": {
-            key: statistics.median(r["audits"][key]["numericValue"] for r in reports)
+            key: statistics.median(r["audits"][key].get("numericValue", 0) for r in reports)
             for key in METRICS
         },
-        "costly": costly_audits(reports[0]),
+        "costly": [why for why in map(unscored, reports) if why] + costly_audits(reports[0]),
         "benchmark": statistics.median(r["environment"]["benchmarkIndex"] for r in reports),
     }
 
