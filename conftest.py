@@ -1,5 +1,5 @@
-"""Every runnable block of every page under docs/ is a test (see engine/sybil_setup.py)."""
+"""Every runnable block of every page under docs/ is a test (see engine/run/sybil_setup.py)."""
 
-from engine.sybil_setup import docs
+from engine.run.sybil_setup import docs
 
 pytest_collect_file = docs.pytest()

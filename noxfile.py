@@ -17,36 +17,38 @@ nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True  # a missing Python 3.12 fails, never skips
 nox.options.sessions = ["lint", "tests", "docs"]
 
-# Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # we pin mkdocs<2 on purpose
-
 ROOT = Path(__file__).parent
 
 
 def find_python() -> str:
-    """Python 3.12: from PATH if it runs, else from pyenv's versions folder.
+    """Python 3.12: from PATH, else from pyenv's versions folder, found without running anything
+    (this runs when nox reads the file, `nox -l` included).
 
     pyenv's `python3.12` shim refuses to run unless .python-version selects 3.12, so a bare
-    version string is not enough on a machine where the global Python is 3.11.
+    version string is not enough on a machine where the global Python is 3.11: a shim on PATH
+    counts only when pyenv has no 3.12 of its own to point at.
     """
-    on_path = shutil.which("python3.12")
-    if on_path and subprocess.run([on_path, "-V"], capture_output=True).returncode == 0:
-        return on_path
     pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    on_path = shutil.which("python3.12")
+    if on_path and not Path(on_path).is_relative_to(pyenv_root / "shims"):
+        return on_path
     found = sorted(pyenv_root.glob("versions/3.12.*/bin/python3.12"))
-    return str(found[-1]) if found else "3.12"
+    return str(found[-1]) if found else on_path or "3.12"
 
 
 PYTHON = find_python()
 
 
 def install(session: nox.Session, *groups: str) -> None:
-    """Install the locked dependency groups (uv.lock) into the session's venv.
+    """Install the locked dependency groups (uv.lock) into the session's venv, and set the
+    session's environment (every session starts here).
 
     `--frozen` trusts uv.lock as it is; on CI, `--locked` also fails when uv.lock no longer
     matches pyproject.toml (a dependency changed without `uv lock`).
     """
+    # Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
+    session.env["PYTHONDONTWRITEBYTECODE"] = None  # unset for every command of the session
+    session.env["NO_MKDOCS_2_WARNING"] = os.environ.get("NO_MKDOCS_2_WARNING", "1")  # mkdocs<2
     frozen = "--locked" if os.environ.get("CI") else "--frozen"
     args = ["uv", "sync", frozen, "--no-default-groups"]
     for group in groups:
@@ -148,8 +150,10 @@ def page(session: nox.Session) -> None:
     if not pages:
         session.error("usage: nox -s page -- docs/<part>/<page-slug>.md")
     install(session, "test")
-    session.run("python", "-m", "engine.page_outputs", *pages)  # as the build runs it, cached
-    tests = session.run("python", "-c", PAGE_TESTS_SCRIPT, *pages, silent=True, log=False).split()
+    session.run("python", "-m", "engine.tools.page_outputs", *pages)  # as the build runs it, cached
+    tests = session.run(
+        "python", "-m", "engine.tools.page_tests", *pages, silent=True, log=False
+    ).split()
     if tests:
         session.run("pytest", "-q", *tests)
     else:  # pytest would stop with "no tests ran" (exit 5)
@@ -158,23 +162,10 @@ def page(session: nox.Session) -> None:
     session.log(f"Browser tests covering it: nox -s tests -- tests/browser -k '{urls}'")
 
 
-# Prints the tests of the given pages: their examples (pages with code) and their notebooks
-# (pages that offer one); run inside the session's venv.
-PAGE_TESTS_SCRIPT = """
-import sys
-from engine.markers import read_pages
-from engine.notebooks import wants_notebook
-for page in read_pages(sys.argv[1:]):
-    if page.blocks:
-        print(page.path)
-    if wants_notebook(page.path):
-        print(f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{page.path}]")
-"""
-
-
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """pre-commit on every tracked or new file: ruff, codespell, whitespace, validate-pyproject.
+    """pre-commit on every tracked or new file (ruff, codespell, whitespace, validate-pyproject),
+    then the engine's import contracts (`lint-imports`, pyproject.toml's [tool.importlinter]).
 
     `nox -s lint -- <pre-commit run arguments>` runs something else: `-- codespell --all-files`.
     """
@@ -198,6 +189,7 @@ def lint(session: nox.Session) -> None:
         session.run("pre-commit", "run", "--files", *files, log=False)
     finally:
         show_hook_edits(before)
+    session.run("lint-imports", "--no-cache")
 
 
 def show_hook_edits(before: dict[str, bytes]) -> None:
@@ -220,7 +212,7 @@ def show_hook_edits(before: dict[str, bytes]) -> None:
 def check(session: nox.Session) -> None:
     """Check your solution to an exercise: `nox -s check -- <exercise-id> <file.py>`."""
     install(session, "docs")
-    session.run("python", "-m", "engine.check_solution", *session.posargs)
+    session.run("python", "snippets/check_solution.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -246,7 +238,7 @@ def new(session: nox.Session) -> None:
     if len(session.posargs) < 2:
         session.error('usage: nox -s new -- <part>/<page-slug> "Title"   (e.g. practice/demo-page)')
     install(session, "docs")
-    session.run("python", "-m", "engine.scaffold", *session.posargs, "--check")
+    session.run("python", "-m", "engine.tools.scaffold", *session.posargs, "--check")
 
 
 def drift_requirements(wanted: list[str]) -> list[str]:
@@ -268,36 +260,38 @@ def drift(session: nox.Session) -> None:
 
     Runs every page against that JAX in this session's own venv and cache (.cache/drift) and
     compares with the pinned build; fails when a ❌/✅ contract or an asserted fact broke.
-    Other arguments go to engine.drift, e.g. `-- "jax==0.11.*" --report drift.txt`.
+    Other arguments go to engine.tools.drift, e.g. `-- "jax==0.11.*" --report drift.txt`.
     """
     wanted = [arg for arg in session.posargs if re.match(r"jax(lib)?\b", arg)]
     rest = [arg for arg in session.posargs if arg not in wanted]
     install(session, "docs")
     # The pinned outputs to compare with, in the cache `nox -s docs` uses (usually all cached).
-    session.run("python", "-m", "engine.drift", "--baseline")
+    session.run("python", "-m", "engine.tools.drift", "--baseline")
     session.install(*drift_requirements(wanted))
     label = " ".join(wanted) or "newest jax/jaxlib"
-    session.run("python", "-m", "engine.drift", "--requirement", label, *rest)
+    session.run("python", "-m", "engine.tools.drift", "--requirement", label, *rest)
 
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
     """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
-    engine/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
+    engine/tools/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
     default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
     install(session, "docs")
     wanted = (
         session.posargs
-        or session.run("python", "-m", "engine.matrix", "--default-releases", silent=True).split()
+        or session.run(
+            "python", "-m", "engine.tools.matrix", "--default-releases", silent=True
+        ).split()
     )
-    session.run("python", "-m", "engine.matrix", "--record", "pinned (uv.lock)", "--new")
+    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", "--new")
     for requirement in wanted:
         try:
             session.install(*drift_requirements([requirement]))
         except nox.command.CommandFailed:  # e.g. no wheel for this Python
-            session.run("python", "-m", "engine.matrix", "--uninstallable", requirement)
+            session.run("python", "-m", "engine.tools.matrix", "--uninstallable", requirement)
             continue
-        session.run("python", "-m", "engine.matrix", "--record", requirement)
+        session.run("python", "-m", "engine.tools.matrix", "--record", requirement)
 
 
 LIGHTHOUSE_VERSION = "12.2.3"

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.build import child_environment  # noqa: E402
-from engine.execute import PRELUDE  # noqa: E402
-from engine.markers import read_page  # noqa: E402
+from engine.page.parser import read_page  # noqa: E402
+from engine.run.execute import PRELUDE  # noqa: E402
+from engine.run.pages import child_environment  # noqa: E402
 
 COLD_OVER_BASELINE = 1.25
 WARM_OVER_COLD = 0.15

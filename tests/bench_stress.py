@@ -26,8 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.build import PageFailure, claim_margin, project_files, run_page  # noqa: E402
-from engine.markers import read_page  # noqa: E402
+from engine.page.parser import read_page  # noqa: E402
+from engine.run.cache import project_files  # noqa: E402
+from engine.run.pages import PageFailure, claim_margin, run_page  # noqa: E402
 
 MIN_MARGIN = 1.5
 CONDITIONS = ("idle", "loaded", "one-core")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.markers import ROOT
+from engine.page.model import ROOT
 
 CONFIG = f"""
 site_name: demo
@@ -19,7 +19,7 @@ theme:
   name: material
   font: false
 hooks:
-  - {ROOT / "engine" / "hook.py"}
+  - {ROOT / "engine" / "site" / "hook.py"}
 markdown_extensions:
   - admonition
   - attr_list
@@ -84,16 +84,16 @@ def test_each_page_is_parsed_once_per_build(tmp_path, monkeypatch):
     from mkdocs.commands.build import build as build_site
     from mkdocs.config import load_config
 
-    from engine import markers
+    from engine.page import parser
 
     parsed: list[str] = []
-    parse_page = markers.parse_page
+    parse_page = parser.parse_page
 
     def counted(page: str, *args, **kwargs):
         parsed.append(page)
         return parse_page(page, *args, **kwargs)
 
-    monkeypatch.setattr(markers, "parse_page", counted)
+    monkeypatch.setattr(parser, "parse_page", counted)
     monkeypatch.setenv("JITDOCS_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "docs" / "course").mkdir(parents=True)
     (tmp_path / "mkdocs.yml").write_text(CONFIG)

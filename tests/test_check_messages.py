@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_exercises import run_cli
 
-from engine.check_solution import (
+from check_solution import (
     NotChecked,
     Result,
     check,
@@ -22,7 +22,7 @@ from engine.check_solution import (
     load_module,
     run_checks,
 )
-from engine.markers import ROOT
+from engine.page.model import ROOT
 
 STATIC_N = """\
 from functools import partial
@@ -164,7 +164,7 @@ def test_not_checked_is_part_of_the_check_api(monkeypatch):
 
     module.needs_jit = needs_jit
     monkeypatch.setattr(
-        "engine.check_solution.checks_for",
+        "check_solution.checks_for",
         lambda _id: [types.SimpleNamespace(description="needs a jitted function", run=needs_jit)],
     )
     (result,) = run_checks("demo", types.ModuleType("answer"))

@@ -1,6 +1,7 @@
 """Guards: nothing on the site escapes the test suite.
 
-Each page is scanned with a deliberately naive pattern, independent of ``engine.markers``, and the
+Each page is scanned with a deliberately naive pattern, independent of
+``engine.page.markers``, and the
 count must equal what Sybil collects: a fence the parser missed (say, one with attributes, which
 Sybil's own lexers skip) would otherwise never run.
 """
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.markers import ROOT, page_slug, read_page
-from engine.sybil_setup import docs as docs_sybil
+from engine.page.model import ROOT, page_slug
+from engine.page.parser import read_page
+from engine.run.sybil_setup import docs as docs_sybil
 
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
@@ -92,7 +94,7 @@ def test_page_slugs_are_unique():
 
 
 def course_pages() -> list[tuple[str, str]]:
-    from engine.hook import course_nav
+    from engine.site.hook import course_nav
 
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
     return course_nav(config["nav"])
@@ -118,18 +120,18 @@ def test_every_course_page_is_linked_from_the_summary():
     assert not missing, f"docs/reference/summary.md does not link {missing} (write it by hand)"
 
 
-def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn(monkeypatch):
+def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn():
     from mkdocs.exceptions import PluginError
 
-    from engine import hook
+    from engine.site import hook
 
     pages = {path: read_page(path) for _, path in course_pages()}
-    monkeypatch.setattr(hook, "state", hook.BuildState(pages=pages, course=course_pages()))
-    table = hook.render_course_table("docs/index.md").splitlines()
+    state = hook.BuildState(pages=pages, course=course_pages())
+    table = hook.render_course_table(state, "docs/index.md").splitlines()
     assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
         path.removeprefix("docs/") for _, path in course_pages()
     ]
     first = course_pages()[0][1]
     pages[first].learn = ""
     with pytest.raises(PluginError, match=f"{first}: its front matter has no `learn:` line"):
-        hook.render_course_table("docs/index.md")
+        hook.render_course_table(state, "docs/index.md")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
-from engine import drift, execute, results
-from engine.build import PageResult, cache_key, environment_fingerprint, run_page, store
-from engine.execute import BlockFailure, execute_block, new_namespace
-from engine.markers import parse_page
-from engine.results import Failure, Outcome
+from engine.page.parser import parse_page
+from engine.run import execute, results
+from engine.run.cache import cache_key, environment_fingerprint, store
+from engine.run.execute import BlockFailure, execute_block, new_namespace
+from engine.run.pages import run_page
+from engine.run.results import Failure, Outcome, PageResult
+from engine.tools import drift
 
 
 def page(text: str, path: str = "docs/demo/drift-page.md"):

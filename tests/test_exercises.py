@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.check_solution import checks_for, load_module, run_checks
-from engine.markers import ROOT
+from check_solution import checks_for, load_module, run_checks
+from engine.page.model import ROOT
 
 EXERCISES = [
     "tax_brackets",
@@ -104,7 +104,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
     }
     return subprocess.run(
-        [sys.executable, "-m", "engine.check_solution", *args],
+        [sys.executable, "snippets/check_solution.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -144,14 +144,14 @@ def test_every_check_module_is_covered_by_these_tests():
     """A checks module that no test list names would have no proof that its checks have teeth."""
     from test_lessons import LESSONS
 
-    from engine.check_solution import exercise_ids
+    from check_solution import exercise_ids
 
     assert set(exercise_ids()) == set(EXERCISES) | {lesson.id for lesson in LESSONS}
 
 
 def test_library_errors_are_exceptions_that_main_maps_to_exit_2(tmp_path):
     """Library code must not end the caller's process: a page or a test calls checks_for too."""
-    from engine.check_solution import CheckError
+    from check_solution import CheckError
 
     with pytest.raises(CheckError, match="unknown exercise 'no_such_exercise'"):
         checks_for("no_such_exercise")

@@ -16,10 +16,11 @@ from test_exercises import EXERCISES
 from test_lessons import LESSONS
 from test_notebooks import PAGES, install_line
 
-from engine import hook, setup_steps
-from engine.check_solution import exercise_ids
-from engine.markers import ROOT, read_page
-from engine.notebooks import build_notebook, dumps
+from check_solution import exercise_ids
+from engine.page.model import ROOT
+from engine.page.parser import read_page
+from engine.site import hook, setup_steps
+from engine.site.notebooks import build_notebook, dumps
 
 SETUP = "about/run-it-yourself.md"
 PREVIEW = "http://127.0.0.1:8000/"
@@ -85,13 +86,13 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
     assert "project folder" not in text and "project's virtual environment" not in text
 
 
-def test_every_notebook_download_link_is_followed_by_the_setup_link(monkeypatch):
+def test_every_notebook_download_link_is_followed_by_the_setup_link():
     page = types.SimpleNamespace(
         file=types.SimpleNamespace(src_uri="course/why-compile.md"), meta={}
     )
     parsed = read_page("docs/course/why-compile.md")
-    monkeypatch.setattr(hook.state, "pages", {f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
-    _, _, link = hook.render_download_link(parsed, "course/why-compile.ipynb", page)
+    state = hook.BuildState(pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
+    _, _, link = hook.render_download_link(state, parsed, "course/why-compile.ipynb", page)
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
 
 
@@ -126,7 +127,7 @@ def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_reque
     assert "REPO_URL: ${{ github.server_url }}/${{ github.repository }}" in workflow
     # The theme's script asks GitHub's API for stars and forks of any element with this
     # attribute; the override keeps the link and drops the attribute.
-    partial = (ROOT / "engine/overrides/partials/source.html").read_text(encoding="utf-8")
+    partial = (ROOT / "engine/site/overrides/partials/source.html").read_text(encoding="utf-8")
     assert 'href="{{ config.repo_url }}"' in partial
     assert "data-md-component" not in partial.split("-#}", 1)[1]
 

@@ -6,7 +6,7 @@
   fails its starter code, and fails every wrong solution in ``tests/solutions/<lesson_id>/`` on
   the check that the file's docstring names (``Fails: <check description>``), with a message
   that says what was expected.
-- ``python -m engine.check_solution`` (what ``nox -s check`` runs) prints one line per check
+- ``python snippets/check_solution.py`` (what ``nox -s check`` runs) prints one line per check
   and exits non-zero on failure.
 """
 
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.check_solution import checks_for, load_module, run_checks
-from engine.markers import ROOT, page_slug
+from check_solution import checks_for, load_module, run_checks
+from engine.page.model import ROOT, page_slug
 
 TRACK = ROOT / "docs" / "track"
 SOLUTIONS = ROOT / "tests" / "solutions"
@@ -204,7 +204,7 @@ def test_wrong_solution_fails_the_check_it_names(path: Path):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "engine.check_solution", *args],
+        [sys.executable, "snippets/check_solution.py", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -8,10 +8,14 @@ import textwrap
 import pytest
 import yaml
 
-from engine import build, drift, matrix
-from engine.markers import ROOT, parse_page, read_pages
+from engine.page.claims import claims
+from engine.page.model import ROOT
+from engine.page.parser import parse_page, read_pages
+from engine.run import pages
+from engine.site import version_notes
+from engine.tools import drift, matrix
 
-PINNED = drift.pinned_versions()["jax"]
+PINNED = version_notes.pinned_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
 RERUN_HINT = (
     "editing a contract's or fact's code changes its id: add an alias in the data file"
@@ -42,7 +46,7 @@ def release(jax: str, verdicts: dict) -> dict:
 
 
 def all_hold(pages, jax: str = PINNED) -> dict:
-    ids = {c.id: {"verdict": matrix.HOLDS} for p in pages for c in matrix.claims(p)}
+    ids = {c.id: {"verdict": version_notes.HOLDS} for p in pages for c in claims(p)}
     return {"aliases": {}, "releases": [release(jax, ids)]}
 
 
@@ -66,31 +70,31 @@ def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
 
     before, after = real_page(), real_page(copy.read_text(encoding="utf-8"))
     assert [b.line + 4 for b in before.blocks] == [b.line for b in after.blocks]  # lines moved
-    assert len(matrix.claims(before)) >= 5
-    assert matrix.claims(before) == matrix.claims(after)
+    assert len(claims(before)) >= 5
+    assert claims(before) == claims(after)
 
 
 def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     demo = fence("assert 1 + 1 == 2", "fact: addition works")
     old, new = page(demo), page(demo.replace("1 + 1", "2 + 0"))
-    (old_id,), (new_id,) = [c.id for c in matrix.claims(old)], [c.id for c in matrix.claims(new)]
+    (old_id,), (new_id,) = [c.id for c in claims(old)], [c.id for c in claims(new)]
     assert old_id != new_id and old_id.startswith("course/demo/fact-")
     data = all_hold([old], PINNED)
-    assert matrix.stale([new], data, PINNED) != []
+    assert version_notes.stale([new], data, PINNED) != []
     data["aliases"] = {new_id: old_id}
-    assert matrix.stale([new], data, PINNED) == []
-    assert matrix.cells(data, new_id) == " ✓ |"
+    assert version_notes.stale([new], data, PINNED) == []
+    assert version_notes.cells(data, new_id) == " ✓ |"
     broken = {"verdict": "broken", "where": "docs/course/demo.md:2", "error": "AssertionError"}
     data["releases"][0]["verdicts"][old_id] = broken
-    anchor = matrix.cells(data, new_id).split("(#")[1].split(")")[0]
-    assert f"{{: #{anchor} }}" in matrix.details(data)  # the ✗ link finds its target
+    anchor = version_notes.cells(data, new_id).split("(#")[1].split(")")[0]
+    assert f"{{: #{anchor} }}" in version_notes.details(data)  # the ✗ link finds its target
 
 
 def test_a_repeated_block_gets_its_own_id():
     demo = page(
         fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one")
     )
-    ids = [c.id for c in matrix.claims(demo)]
+    ids = [c.id for c in claims(demo)]
     assert len(set(ids)) == 2 and ids[1] == ids[0] + "-2"
 
 
@@ -98,35 +102,35 @@ def test_a_repeated_block_gets_its_own_id():
 
 
 def test_the_committed_data_matches_the_pages():
-    data = matrix.load(ROOT / matrix.DATA)
-    assert matrix.stale(read_pages([]), data) == [], RERUN_HINT
+    data = version_notes.load(ROOT / version_notes.DATA)
+    assert version_notes.stale(read_pages([]), data) == [], RERUN_HINT
 
 
 def test_guard_fails_when_a_contract_is_added_or_removed():
     original = (ROOT / PAGE).read_text(encoding="utf-8")
     data = all_hold([real_page()])
-    assert matrix.stale([real_page()], data, PINNED) == []
+    assert version_notes.stale([real_page()], data, PINNED) == []
 
     pair = fence("int('x')", "bad: raises ValueError") + fence("int('1')", "good")
     added = real_page(original.rstrip("\n") + "\n\n## A new section\n\n" + pair)
-    (problem,) = matrix.stale([added], data, PINNED)
-    (new_claim,) = set(c.id for c in matrix.claims(added)) - set(data["releases"][0]["verdicts"])
+    (problem,) = version_notes.stale([added], data, PINNED)
+    (new_claim,) = set(c.id for c in claims(added)) - set(data["releases"][0]["verdicts"])
     assert f"no verdict for {new_claim}" in problem
 
     parsed = real_page()
     bad = next(b for b in parsed.blocks if b.bad)
     good = parsed.blocks[parsed.blocks.index(bad) + 1]
     removed = real_page(original[: bad.start] + original[good.end :])
-    (problem,) = matrix.stale([removed], data, PINNED)
+    (problem,) = version_notes.stale([removed], data, PINNED)
     assert "no page has course/pitfalls/contract-" in problem
 
 
 def test_guard_fails_without_the_pinned_release():
     data = all_hold([real_page()], jax="0.0.1")
-    assert matrix.stale([real_page()], data, PINNED) == [
+    assert version_notes.stale([real_page()], data, PINNED) == [
         f"the data has no run of the pinned jax {PINNED}"
     ]
-    assert "STALE" in matrix.summary([real_page()], None)
+    assert "STALE" in version_notes.summary([real_page()], None)
 
 
 # ---------------------------------------------------------------- verdicts
@@ -142,20 +146,22 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
     result, failures, relaxed = drift.run_continuing(demo)
     outcomes = [None if i in relaxed else o for i, o in enumerate(result.outcomes)]
     contract, fact, skipped = (v for v in matrix.verdicts(demo, failures, outcomes).values())
-    assert contract["verdict"] == matrix.BROKEN and contract["where"] == "docs/course/demo.md:2"
+    assert (
+        contract["verdict"] == version_notes.BROKEN and contract["where"] == "docs/course/demo.md:2"
+    )
     assert "should raise ValueError" in contract["error"]
-    assert fact == {"verdict": matrix.HOLDS}
-    assert skipped == {"verdict": matrix.NOT_RUN, "why": "skipped on the site"}
+    assert fact == {"verdict": version_notes.HOLDS}
+    assert skipped == {"verdict": version_notes.NOT_RUN, "why": "skipped on the site"}
 
 
 def test_the_pinned_column_agrees_with_the_live_build():
-    data = matrix.load(ROOT / matrix.DATA)
-    (pinned,) = [r for r in matrix.tested(data) if r["jax"] == PINNED]
-    pages = read_pages([])
-    live = build.execute_pages(pages, report=lambda line: None)  # the docs build's own cache
-    for p in pages:
+    data = version_notes.load(ROOT / version_notes.DATA)
+    (pinned,) = [r for r in version_notes.tested(data) if r["jax"] == PINNED]
+    every_page = read_pages([])
+    live = pages.execute_pages(every_page, report=lambda line: None)  # the docs build's own cache
+    for p in every_page:
         for claim_id, found in matrix.verdicts(p, [], live[p.path].outcomes).items():
-            recorded = matrix.verdict(data, pinned, claim_id)
+            recorded = version_notes.verdict(data, pinned, claim_id)
             assert recorded is not None, f"{claim_id}: no recorded verdict; {RERUN_HINT}"
             assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
 
@@ -192,7 +198,7 @@ def demo_data():
         + fence("1", "good")
         + fence("assert 1 + 1 == 2", "fact: addition works")
     )
-    contract, fact = (c.id for c in matrix.claims(demo))
+    contract, fact = (c.id for c in claims(demo))
     broken = {"verdict": "broken", "where": "docs/course/demo.md:3", "error": "❌ `<ran>` fine"}
     data = {
         "aliases": {},
@@ -205,17 +211,10 @@ def demo_data():
     return demo, data
 
 
-def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
-    from engine import hook
-
+def test_version_notes_gain_a_column_per_tested_release(demo_data):
     demo, data = demo_data
-    state = hook.BuildState(
-        pages={demo.path: demo},
-        results={demo.path: build.PageResult([], {"jax": PINNED})},
-        compatibility=data,
-    )
-    monkeypatch.setattr(hook, "state", state)
-    text = hook.render_version_notes("docs/reference/version-notes.md")
+    notes = "docs/reference/version-notes.md"
+    text = version_notes.render({demo.path: demo}, data, {"jax": PINNED}, notes)
     title, _, head, _, contract_row, fact_row = text.splitlines()[2:8]
     assert title == '???+ abstract "Demo: 2 claims, 1 broken on 0.11.2"'  # unfolded: it broke
     assert head.endswith(f"| JAX 0.11.2 | JAX {PINNED} |")
@@ -228,24 +227,27 @@ def test_version_notes_gain_a_column_per_tested_release(monkeypatch, demo_data):
 
 def test_page_note_says_which_claims_hold_where(demo_data):
     demo, data = demo_data
-    note = matrix.page_note(demo, data, demo.path)
+    note = version_notes.page_note(demo, data, demo.path)
     link = "[2 JAX releases tested](../reference/version-notes.md)"
-    tested = f"the {link} (0.11.2{matrix.DASH}{PINNED})"
+    tested = f"the {link} (0.11.2{version_notes.DASH}{PINNED})"
     assert note == f"1 of the 2 claims on this page holds on {tested}; 1 broken on 0.11.2."
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
-    assert matrix.page_note(demo, data, demo.path) == f"Both claims on this page hold on {tested}."
+    assert (
+        version_notes.page_note(demo, data, demo.path)
+        == f"Both claims on this page hold on {tested}."
+    )
     for found in data["releases"][1:]:
         found["verdicts"] = {}  # claims added since the matrix ran: one group, not one per release
-    assert matrix.page_note(demo, data, demo.path) == (
+    assert version_notes.page_note(demo, data, demo.path) == (
         f"0 of the 2 claims on this page hold on {tested}; 2 not run on 0.11.2 and {PINNED}."
     )
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"] = {
-        c.id: {"verdict": "holds"} for c in matrix.claims(demo)
+        c.id: {"verdict": "holds"} for c in claims(demo)
     }
-    start, end, text = matrix.page_note_edit(demo, data)
+    start, end, text = version_notes.page_note_edit(demo, data)
     assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
-    assert matrix.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
-    assert matrix.page_note_edit(page("No title here.\n"), data) is None
+    assert version_notes.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
+    assert version_notes.page_note_edit(page("No title here.\n"), data) is None
 
 
 def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):
@@ -254,13 +256,13 @@ def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
     data["releases"][1]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
     data["releases"][2]["other"] = ["docs/elsewhere.md:9: AssertionError at `assert y`"]
-    note = matrix.page_note(demo, data, demo.path)
+    note = version_notes.page_note(demo, data, demo.path)
     assert note.startswith("Both claims on this page hold on the [2 JAX releases tested]")
     assert note.endswith("; 1 other check (not a claim) fails on 0.11.2.")
     assert "Not every claim" not in note
-    assert "demo.md:9: AssertionError at <code>assert x</code>" in matrix.details(data)
+    assert "demo.md:9: AssertionError at <code>assert x</code>" in version_notes.details(data)
     data["releases"][2]["other"] = ["docs/course/demo.md:12: AssertionError at `assert z`"]
-    assert "; 2 other checks (not claims) fail on 0.11.2 and " in matrix.page_note(
+    assert "; 2 other checks (not claims) fail on 0.11.2 and " in version_notes.page_note(
         demo, data, demo.path
     )
 
@@ -269,12 +271,14 @@ def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
     """A page with no claim and no failing check gets no maintainer-facing line under its title."""
     _, data = demo_data
     plain = page("# Plain\n\nProse only.\n\n" + fence("print(1)"), "docs/track/plain.md")
-    assert matrix.page_note(plain, data, plain.path) == ""
-    assert matrix.page_note_edit(plain, data) is None
+    assert version_notes.page_note(plain, data, plain.path) == ""
+    assert version_notes.page_note_edit(plain, data) is None
     index = parse_page("docs/track/index.md", (ROOT / "docs/track/index.md").read_text("utf-8"))
-    assert matrix.page_note_edit(index, matrix.load(ROOT / matrix.DATA)) is None
+    assert (
+        version_notes.page_note_edit(index, version_notes.load(ROOT / version_notes.DATA)) is None
+    )
     data["releases"][2]["other"] = ["docs/track/plain.md:5: AssertionError at `assert 0`"]
-    note = matrix.page_note(plain, data, plain.path)
+    note = version_notes.page_note(plain, data, plain.path)
     check = "[check](../reference/version-notes.md)"
     assert note == f"1 {check} on this page (not a claim) fails on {PINNED}."
 
@@ -285,6 +289,6 @@ def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
     runs = [s.get("run", "") for s in steps]
     assert "nox -s matrix" in runs
     uploads = [s["with"] for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
-    assert {"name": "compatibility", "path": matrix.DATA.as_posix()} in [
+    assert {"name": "compatibility", "path": version_notes.DATA.as_posix()} in [
         {k: u[k] for k in ("name", "path")} for u in uploads
     ]

@@ -1,6 +1,6 @@
 """The downloadable notebooks: well formed, faithful to their page, and runnable top to bottom.
 
-Each notebook the build serves (``engine.notebooks.build_notebook``, the function the hook
+Each notebook the build serves (``engine.site.notebooks.build_notebook``, the function the hook
 calls) is validated against the nbformat v4 schema and executed with nbclient in an empty
 temporary folder, without the project on ``PYTHONPATH``, in a kernel from a **fresh venv**
 that holds only what the notebook's own first cell installs (plus ipykernel, the reader's
@@ -20,17 +20,18 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from engine.build import project_files
-from engine.markers import ROOT, read_page
-from engine.notebooks import (
+from engine.page.model import ROOT
+from engine.page.parser import read_page
+from engine.run.cache import project_files
+from engine.run.results import Outcome
+from engine.site.notebooks import (
     build_notebook,
     dumps,
     notebook_uri,
     page_to_notebook,
     wants_notebook,
 )
-from engine.results import Outcome
-from engine.setup_steps import locked_versions
+from engine.site.setup_steps import locked_versions
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -230,7 +231,7 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
     workbook = read_page("docs/practice/exercises.md")
     files = project_files([block.source for block in workbook.blocks])
-    assert {"engine/check_solution.py", "snippets/jitkit.py"} <= set(files)
+    assert {"snippets/check_solution.py", "snippets/jitkit.py"} <= set(files)
     for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
         assert f"snippets/_checks/{exercise}.py" in files
 

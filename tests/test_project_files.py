@@ -11,14 +11,13 @@ import ast
 import re
 import shlex
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
 
-from engine.markers import ROOT
+from engine.page.model import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 NOX_CALL = re.compile(r"\bnox\b([^\n;&|`]*)")
@@ -246,29 +245,32 @@ def test_a_stale_lock_fails_lint_and_ci():
     assert '"--locked" if os.environ.get("CI")' in nox_function("install")
 
 
-def nox_constant(name: str) -> str:
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    return next(
-        ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == name
-    )
-
-
 def test_the_page_session_tests_what_each_page_has():
     """A page without code has no examples: pytest given only that page would stop with
     "no tests ran" and fail `nox -s page` on a page that is fine."""
+    from engine.tools.page_tests import page_tests
+
+    assert "engine.tools.page_tests" in nox_function("page")
     pages = ["docs/reference/summary.md", "docs/reference/cheat-sheet.md", "docs/course/loops.md"]
-    script = nox_constant("PAGE_TESTS_SCRIPT")
-    done = subprocess.run(
-        [sys.executable, "-c", script, *pages], cwd=ROOT, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [
+    assert page_tests(pages) == [
         "docs/reference/cheat-sheet.md",
         "docs/course/loops.md",
         "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[docs/course/loops.md]",
     ]
+
+
+def test_listing_the_sessions_runs_nothing():
+    """`nox -l` reads the noxfile: at import it starts no process and changes no variable."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    module_level = [
+        node for node in tree.body if not isinstance(node, ast.FunctionDef | ast.ClassDef)
+    ]
+    code = "\n".join(ast.unparse(node) for node in module_level)
+    assert "subprocess" not in code.replace("import subprocess", "")
+    assert "os.environ[" not in code and "os.environ.pop" not in code
+    assert "os.environ.setdefault" not in code
+    source = nox_function("find_python")
+    assert "subprocess" not in source and ".run(" not in source
 
 
 def test_pytest_rejects_unknown_config_keys():
@@ -352,7 +354,6 @@ OUTSIDE = re.compile("|".join([r"\.\./" + "shared", "/" + "work/", "reference " 
 
 
 def tracked_text_files() -> list[Path]:
-    import subprocess
 
     names = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True
@@ -378,7 +379,7 @@ def test_the_outside_pattern_matches_what_it_guards_against():
 
 def test_engine_module_names_cannot_be_mistaken_for_each_other():
     """`engine/check.py` beside `engine/checker.py` sent readers to the wrong one."""
-    names = sorted(path.stem for path in (ROOT / "engine").glob("*.py") if path.stem != "__init__")
+    names = sorted(path.stem for path in (ROOT / "engine").rglob("*.py") if path.stem != "__init__")
     for name in names:
         clashes = [other for other in names if other != name and other.startswith(name)]
         assert not clashes, f"engine/{name}.py is a prefix of {clashes}: name what each does"
@@ -386,11 +387,11 @@ def test_engine_module_names_cannot_be_mistaken_for_each_other():
 
 def test_every_engine_command_in_the_docs_exists():
     commands = set()
-    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/scaffold.py"):
+    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/tools/scaffold.py"):
         text = (ROOT / doc).read_text(encoding="utf-8")
-        commands |= set(re.findall(r"-m[\"', ]+engine\.(\w+)", text))
-    assert {"page_outputs", "check_solution", "drift", "scaffold"} <= commands
+        commands |= set(re.findall(r"-m[\"', ]+engine\.([\w.]+\w)", text))
+    assert {"tools.page_outputs", "tools.drift", "tools.scaffold"} <= commands
     for name in commands:
-        assert (ROOT / "engine" / f"{name}.py").is_file(), (
+        assert (ROOT / "engine" / f"{name.replace('.', '/')}.py").is_file(), (
             f"python -m engine.{name}: no such module"
         )

@@ -18,11 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import build, markers
-from engine.build import PageFailure, execute_pages, run_page
-from engine.execute import execute_block, new_namespace
-from engine.markers import ROOT, marker_table, parse_page, read_page
-from engine.notebooks import build_notebook
+from engine.page import model
+from engine.page.markers import marker_table
+from engine.page.model import ROOT
+from engine.page.parser import parse_page, read_page
+from engine.run import pages
+from engine.run.execute import execute_block, new_namespace
+from engine.run.pages import PageFailure, execute_pages, run_page
+from engine.site.notebooks import build_notebook
 from tests.test_build_end_to_end import build as build_site
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n are text
@@ -168,7 +171,7 @@ def fails_and_stops(demo, failure: str, pid_file: Path, line: int, caplog) -> No
 def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monkeypatch, caplog):
     """A hang the block's own timer cannot stop: the build kills the page's process, then
     everything left in the page's session."""
-    monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
     pid_file = tmp_path / "sleep.pid"
     code = sleeper(pid_file) + (
         "import signal, time\n"
@@ -190,8 +193,8 @@ def test_processes_of_a_page_whose_process_dies_are_stopped_and_named(tmp_path, 
 @needs_proc
 def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
     """Where the build cannot list processes, it kills the page's process group instead."""
-    monkeypatch.setattr(build, "KILL_GRACE_SECONDS", 1.0)
-    monkeypatch.setattr(build.terminal, "PROC", tmp_path / "no-proc")  # in the build only
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages.terminal, "PROC", tmp_path / "no-proc")  # in the build only
     pid_file = tmp_path / "sleep.pid"
     code = sleeper(pid_file) + "import os, time\nos.kill(os.getpid(), 19)"  # SIGSTOP: a hang
     with pytest.raises(PageFailure, match="did not finish"):
@@ -247,14 +250,14 @@ def test_a_block_that_prints_50_mb_fails_with_page_line_and_size_as_fast_as_a_no
     huge = time.perf_counter() - started
     assert str(caught.value).startswith(
         "docs/demo/test-page.md:3: the block printed 47.7 MB, more than its limit of "
-        f"{markers.DEFAULT_MAX_OUTPUT_KB} KB"
+        f"{model.DEFAULT_MAX_OUTPUT_KB} KB"
     )
     assert caught.value.failure.kind == "output"
     assert huge < normal + 5.0, (huge, normal)  # generous: a 50 MB string still gets built
 
 
 def test_captured_output_past_the_limit_is_counted_not_kept():
-    from engine import terminal
+    from engine.run import terminal
 
     buffer = terminal.CappedOutput(limit=1024)
     for _ in range(1000):
@@ -358,7 +361,9 @@ def test_the_notebook_and_its_view_show_the_output_as_the_page_does(tmp_path):
     assert streams == [outcome.output]
     path = tmp_path / "demo.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
-    view = nb2html(str(path), custom_template=str(ROOT / "engine" / "notebook_view.html.j2"))
+    view = nb2html(
+        str(path), custom_template=str(ROOT / "engine" / "site" / "notebook_view.html.j2")
+    )
     assert not RAW_CONTROL.search(view)
     assert '<span class="ansi-red-fg">red</span>' in view
     assert str(ansi2html(outcome.output.rstrip("\n"))) in view  # as colour_outputs makes it

@@ -7,10 +7,11 @@ import textwrap
 import pytest
 import yaml
 
-from engine import scaffold
-from engine.build import run_page
-from engine.markers import ROOT, read_page
-from engine.scaffold import ScaffoldError, add_nav_entry
+from engine.page.model import ROOT
+from engine.page.parser import read_page
+from engine.run.pages import run_page
+from engine.tools import scaffold
+from engine.tools.scaffold import ScaffoldError, add_nav_entry
 
 MKDOCS = """\
 site_name: test

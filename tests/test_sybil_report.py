@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from engine.markers import ROOT
+from engine.page.model import ROOT
 
 CONFTEST = """\
 from sybil import Sybil
 
-from engine.sybil_setup import parse_blocks, setup, teardown
+from engine.run.sybil_setup import parse_blocks, setup, teardown
 
 pytest_collect_file = Sybil(
     parsers=[parse_blocks], patterns=["*.md"], path=".", setup=setup, teardown=teardown

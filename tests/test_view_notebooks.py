@@ -1,4 +1,4 @@
-"""The notebook view's notebook (engine/notebook_view.py), without a build: made from the
+"""The notebook view's notebook (engine/site/notebook_view.py), without a build: made from the
 downloadable notebook and the recorded outputs alone, with the same outputs, and only for pages
 that offer a notebook. The built views are tested in tests/browser/test_notebook_view.py."""
 
@@ -15,10 +15,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from engine import notebook_view
-from engine.markers import ROOT, read_page
-from engine.notebooks import build_notebook, wants_notebook
-from engine.results import Figure, Outcome
+from engine.page.model import ROOT
+from engine.page.parser import read_page
+from engine.run.results import Figure, Outcome
+from engine.site import notebook_view
+from engine.site.notebooks import build_notebook, wants_notebook
 
 SITE = "https://example.org/docs/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.check_solution import check
+from check_solution import check
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 ``compile_score`` must return a ``Compiled`` for ``float32[batch, 3]`` and ``float32[3]``,
 compiling one program and nothing else. Specs alone means no data at all:
 NumPy placeholders compile nothing extra, so a memory check catches them. The predictions are
-judged against what the six calls really do on a ``Compiled`` the checker builds itself; no answer key is trusted.
+judged against what the six calls really do on a ``Compiled`` the checker builds itself; no
+answer key is trusted.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from check_solution import check
 
-# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+# Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 from _checks._predictions import Meaning, add_checks
 

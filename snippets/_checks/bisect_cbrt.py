@@ -12,9 +12,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from check_solution import check
 
-# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+# Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 _SNIPPETS = str(Path(__file__).resolve().parent.parent)
 if _SNIPPETS not in sys.path:
     sys.path.append(_SNIPPETS)

@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from check_solution import check
 
 # Small integers and quarters: every partial sum is exact in float16, bfloat16 and float32,
 # so the expected totals below are exact whatever the dtype.

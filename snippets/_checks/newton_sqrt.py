@@ -17,9 +17,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import NotChecked, check
+from check_solution import NotChecked, check
 
-# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+# Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 from jitkit import count_compiles
 

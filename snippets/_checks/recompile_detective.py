@@ -13,7 +13,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 
-# `python -m engine.check_solution` puts only the project root on sys.path; jitkit is in snippets/.
+# Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 from _checks._predictions import Meaning, add_checks
 

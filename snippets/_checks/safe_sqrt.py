@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from check_solution import check
 
 MIXED = [-4.0, -0.5, 0.0, 0.25, 9.0]
 

@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from engine.check_solution import check
+from check_solution import check
 
 EDGES = (0.0, 12_000.0, 45_000.0, 110_000.0)
 RATES = (0.0, 0.15, 0.25, 0.35)

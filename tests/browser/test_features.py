@@ -183,7 +183,8 @@ def _luminance(css_color: str) -> float:
     ],
 )
 def test_a_page_specific_script_is_loaded_exactly_where_its_markup_is(site_dir, script, markup):
-    """engine/overrides/main.html leaves quiz.js and track.js out of pages that don't use them."""
+    """engine/site/overrides/main.html leaves quiz.js and track.js out of pages that don't use
+    them."""
     loading = pages_with(site_dir, script + '"></script>')
     using = [url for url in page_urls(site_dir) if re.search(markup, html_of(site_dir, url))]
     assert using, f"no page has the markup that {script} drives"

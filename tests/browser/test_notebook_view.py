@@ -1,4 +1,4 @@
-"""The notebook views (engine/notebook_view.py): rendered by mkdocs-jupyter, linked both ways,
+"""The notebook views (engine/site/notebook_view.py): rendered by mkdocs-jupyter, linked both ways,
 slim and offline, the same outputs as their page, dark charts in dark mode, out of search, and
 rebuilt from the cache without running anything.
 
@@ -20,8 +20,8 @@ import pytest
 from served_site import ROOT, page_urls
 from test_pages import Tags, html_file, site_config
 
-from engine.markers import read_page
-from engine.notebook_view import OPT_IN, front_matter, view_uri
+from engine.page.parser import read_page
+from engine.site.notebook_view import OPT_IN, front_matter, view_uri
 
 SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
 CHART_VIEW = "course/why-compile/notebook/"

@@ -227,7 +227,7 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     notebooks = {url_of(s) for s in (ROOT / "docs").rglob("*.ipynb")}  # if rendered as pages
     built = set(page_urls(site_dir))
     assert markdown | {"404.html"} <= built
-    views = {f"{url}notebook/" for url in markdown}  # engine/notebook_view.py, under its page
+    views = {f"{url}notebook/" for url in markdown}  # engine/site/notebook_view.py, under its page
     assert built <= markdown | notebooks | views | {"404.html"}
 
 
@@ -240,6 +240,20 @@ def test_every_page_has_its_own_description(site_dir, url):
         assert descriptions[0] != " ".join(site_config()["site_description"].split()), (
             f"{url}: no `description:` in the page's front matter, so it shows the site's"
         )
+
+
+LABELLED = {"input", "select", "textarea", "button", "meter", "output", "progress"}
+
+
+def test_every_label_names_a_control(site_dir, url):
+    """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
+    found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
+    only pages in the nav have."""
+    tags = Tags(html_file(site_dir, url).read_text(encoding="utf-8")).tags
+    controls = {attrs.get("id") for tag, attrs in tags if tag in LABELLED}
+    named = [attrs["for"] for tag, attrs in tags if tag == "label" and attrs.get("for")]
+    assert named, "no label at all: the check would pass on anything"
+    assert [name for name in named if name not in controls] == []
 
 
 def test_every_source_page_declares_a_description():

@@ -2,7 +2,7 @@
 
 A fresh process per page is what keeps pages apart: a page that turns on ``jax_enable_x64``
 cannot change the next page's output. The build starts it as the leader of a new session, so
-every process the page's code starts can be found (``engine.terminal``) and stopped. The
+every process the page's code starts can be found (``engine.run.terminal``) and stopped. The
 request (the page's blocks) arrives as JSON on stdin; progress and results leave as JSON lines
 on the original stdout, which user code cannot reach.
 """
@@ -15,9 +15,9 @@ import os
 import platform
 import sys
 
-from engine import terminal
-from engine.execute import BlockFailure, execute_block, new_namespace
-from engine.markers import Block, Expectation
+from engine.page.model import Block, Expectation
+from engine.run import terminal
+from engine.run.execute import BlockFailure, execute_block, new_namespace
 
 
 def block_from_dict(data: dict) -> Block:

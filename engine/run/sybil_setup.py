@@ -1,6 +1,7 @@
 """Sybil set-up: every runnable block of every page under docs/ is a test.
 
-Blocks are found by ``engine.markers`` and run by ``engine.execute``, exactly as the build does:
+Blocks are found by ``engine.page.markers`` and run by ``engine.run.execute``, exactly as the
+build does:
 in page order, one namespace per page, with the same marker contracts. The root ``conftest.py``
 hands ``pytest_collect_file`` to pytest.
 """
@@ -12,15 +13,11 @@ from pathlib import Path
 import pytest
 from sybil import Document, Region, Sybil
 
-from engine.execute import (
-    BlockFailure,
-    execute_block,
-    leftover_message,
-    new_namespace,
-    restore_state,
-    snapshot_state,
-)
-from engine.markers import ROOT, line_starts, parse_page, split_front_matter
+from engine.page.model import ROOT
+from engine.page.parser import parse_page
+from engine.page.syntax import line_starts, split_front_matter
+from engine.run.execute import BlockFailure, execute_block, leftover_message, new_namespace
+from engine.run.isolation import restore_state, snapshot_state
 
 STATE_KEY = "__jitdocs_state__"
 

@@ -5,9 +5,10 @@ its first snippet ``snippets/<page_slug>/first_example.py`` and its nav entry in
 (appended to the part's section, which is created if the part is new). The scaffold builds and
 passes the tests as it is; it then prints what to edit next.
 
-    python -m engine.scaffold practice/demo-page "Demo" [--check]
+    python -m engine.tools.scaffold practice/demo-page "Demo" [--check]
 
-``--check`` runs the new page once through the engine (as ``python -m engine.page_outputs`` does).
+``--check`` runs the new page once through the engine (as
+``python -m engine.tools.page_outputs`` does).
 Nothing is written unless every check passes, so a refused request leaves the project untouched.
 """
 
@@ -20,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.markers import ROOT, page_slug
+from engine.page.model import ROOT, page_slug
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"
@@ -125,7 +126,10 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
 
     The entry goes at the end of the section that already lists pages of ``part``; when there
     is none, a new section ``- Part:`` is created before the ``about/`` section (or at the end).
-    A careful text edit, so comments and formatting elsewhere in the file stay as they are.
+    A careful text edit, so comments and formatting elsewhere in the file stay as they are: a
+    round-trip YAML library (ruamel.yaml) would be one more dependency for one list, and it would
+    still have to keep mkdocs.yml's `!ENV` and `!!python/name` tags; ``verify_nav`` parses both
+    versions and checks that only the entry changed.
     """
     lines = mkdocs_text.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if re.match(r"^nav:\s*(#.*)?$", line)), None)
@@ -205,89 +209,12 @@ def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
 # ---------------------------------------------------------------- the page
 
 
-PAGE_TEMPLATE = """\
----
-description: {description}
-learn: {learn}
----
-
-# {title}
-
-TODO: one or two sentences for the reader: what this page shows, and why it matters when they
-use `jax.jit`.
-
-## The idea
-
-TODO: the idea in a short paragraph. Every claim about JAX's behaviour gets an `assert` in the
-code, so the build fails the day a JAX release changes it.
-
-```python
-def halve_then_add(x):
-    return x / 2 + 1
-
-compiled = jax.jit(halve_then_add)
-inputs = jnp.arange(4.0)
-print(compiled(inputs))
-assert jnp.allclose(compiled(inputs), halve_then_add(inputs))  # jit changes speed, not results
-```
-
-## An example
-
-TODO: say what the example measures. Long code (a chart, a benchmark) lives in
-`snippets/{slug_dir}/`; each file is embedded where its output belongs.
-
-<!-- snippet: {snippet} -->
-
-## What goes wrong, and the fix
-
-TODO: describe the mistake. The ❌ block declares the error it must raise, and the build checks
-that it still does.
-
-<!-- bad: raises TracerBoolConversionError -->
-```python
-@jax.jit
-def floor_at_zero(x):
-    if x < 0:
-        return 0.0
-    return x
-
-floor_at_zero(-2.0)
-```
-
-<!-- good -->
-```python
-@jax.jit
-def floor_at_zero(x):
-    return jnp.maximum(x, 0.0)
-
-print(floor_at_zero(-2.0), floor_at_zero(5.0))
-```
-
-!!! tip "Takeaway"
-    TODO: the one line a reader should remember from this page.
-"""
-
-SNIPPET_TEMPLATE = '''\
-"""First example of the page {page}: replace it with your own.
-
-It runs in the page's namespace, after the blocks above it: jax, jnp, np and lax are imported.
-Draw charts with matplotlib and give each figure alt text with fig.set_label("...").
-"""
-
-from jitkit import count_compiles
+# The templates are files (engine/tools/templates/), filled in with str.format.
+TEMPLATES = Path(__file__).with_name("templates")
 
 
-def running_total(x):
-    return jnp.cumsum(x) * 2
-
-
-compiled_total = jax.jit(running_total)
-with count_compiles() as compiles:
-    for length in (3, 3, 6):
-        compiled_total(jnp.ones(length))
-print("compilations of running_total:", compiles("running_total"))
-assert compiles("running_total") == 2  # one per new input shape; the second length-3 call reuses
-'''
+def template(name: str) -> str:
+    return (TEMPLATES / name).read_text(encoding="utf-8")
 
 
 def plan(root: Path, target: str, title: str) -> Plan:
@@ -307,14 +234,14 @@ def plan(root: Path, target: str, title: str) -> Plan:
         f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
     )
     learn = json.dumps(f"TODO: what a reader can do after '{title}'", ensure_ascii=False)
-    page_text = PAGE_TEMPLATE.format(
+    page_text = template("page.md.tmpl").format(
         title=title, description=description, learn=learn, slug_dir=slug_dir, snippet=SNIPPET_NAME
     )
     return Plan(
         page=root / page_rel,
         page_text=page_text,
         snippet=root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py",
-        snippet_text=SNIPPET_TEMPLATE.format(page=page_rel),
+        snippet_text=template("snippet.py.tmpl").format(page=page_rel),
         mkdocs=mkdocs,
         mkdocs_text=new,
         nav_line=nav_line,
@@ -365,7 +292,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         return 2
     write(result)
     if args.check:
-        from engine.page_outputs import main as check_page
+        from engine.tools.page_outputs import main as check_page
 
         page = result.page.relative_to(root).as_posix()
         print(f"Running {page} once, as the build will:")

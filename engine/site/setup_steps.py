@@ -14,7 +14,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from engine.markers import ROOT
+from engine.page.model import ROOT
 
 # Read at run time: part of the cache key of every page that imports this module.
 READS_AT_RUN_TIME = ("uv.lock",)
@@ -111,9 +111,9 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
 
 def checker_script(root: Path = ROOT) -> str:
     """``check.py``: the checker, its checks and jitkit in one file a reader can download."""
-    from engine.build import project_files
+    from engine.run.cache import project_files
 
-    files = project_files(["from engine.check_solution import checks_for"], root)
+    files = project_files(["from check_solution import checks_for"], root)
     lines = [
         '"""Check an answer to an exercise or a practice-track lesson of "jax.jit, executed".',
         "",
@@ -142,7 +142,7 @@ def checker_script(root: Path = ROOT) -> str:
         "            (folder / name).parent.mkdir(parents=True, exist_ok=True)",
         '            (folder / name).write_text(text, encoding="utf-8")',
         '        sys.path[:0] = [str(folder), str(folder / "snippets")]',
-        "        from engine.check_solution import main as check",
+        "        from check_solution import main as check",
         "",
         "        return check(sys.argv[1:])",
         "",

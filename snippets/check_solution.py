@@ -1,7 +1,7 @@
 """Check a learner's solution to an exercise or lesson: one line per check, non-zero on failure.
 
     nox -s check -- <exercise-id> <path/to/solution.py>
-    python -m engine.check_solution <exercise-id> <path/to/solution.py>
+    python snippets/check_solution.py <exercise-id> <path/to/solution.py>
 
 The checks for exercise ``ID`` live in ``snippets/_checks/ID.py``: functions decorated with
 ``@check("what it verifies")`` that take the learner's module and raise AssertionError with a
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-SNIPPETS = Path(__file__).resolve().parent.parent / "snippets"
+SNIPPETS = Path(__file__).resolve().parent
 CHECKS_DIR = SNIPPETS / "_checks"
 # Read at run time: part of the cache key of every page that imports this module, and bundled
-# with its notebook (engine.build.project_files).
+# with its notebook (engine.run.pages.project_files).
 READS_AT_RUN_TIME = ("snippets/_checks/*.py",)
 
 
@@ -216,7 +216,7 @@ def usage(problem: str) -> int:
     print(f"error: {problem}\n", file=sys.stderr)
     print("usage: nox -s check -- <exercise-id> <path/to/solution.py>", file=sys.stderr)
     print(
-        "   or: python -m engine.check_solution <exercise-id> <path/to/solution.py>",
+        "   or: python snippets/check_solution.py <exercise-id> <path/to/solution.py>",
         file=sys.stderr,
     )
     print(
@@ -259,7 +259,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    # Run as engine.check_solution, the module the checks import: one NotChecked class.
-    from engine.check_solution import main as _main
+    # Run as check_solution, the module the checks import: one NotChecked class.
+    from check_solution import main as _main
 
     sys.exit(_main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """Run one block in a page's namespace and enforce what its markers declare.
 
-Shared by the build (``engine.runner``, one process per page) and the tests (``conftest.py``,
+Shared by the build (``engine.run.child``, one process per page) and the tests (``conftest.py``,
 Sybil), so an example behaves the same on the site and in ``nox -s tests``.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import doctest
 import io
-import re
 import signal
 import sys
 import threading
@@ -18,9 +17,10 @@ import traceback
 import warnings
 from pathlib import Path
 
-from engine import results, terminal
-from engine.markers import Block
-from engine.results import Failure, Figure, Outcome
+from engine.page.model import Block
+from engine.run import results, terminal
+from engine.run.figures import MissingAltText, collect_figures
+from engine.run.results import Failure, Outcome
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -29,9 +29,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 """
+
+
 TRACEBACK_FRAMES = 4
+
+
 FENCE_FILENAME = "<example>"
+
+
 TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
+
+
 OUTPUT_ADVICE = (
     "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
     " if a reader really needs it all"
@@ -99,7 +107,12 @@ def _outcome(
     except BlockFailure as error:
         error.failure.timing_claims = outcome.timing_claims  # nox -s stress counts failed runs
         raise
-    outcome.figures = collect_figures(block)
+    try:
+        outcome.figures = collect_figures(block)
+    except MissingAltText as missing:
+        summary = f"a figure has no alt text (made at {missing})"
+        advice = '; describe what it shows with fig.set_label("...") before the block ends'
+        raise _failure(block, results.FIGURE, summary, advice=advice) from None
     return outcome
 
 
@@ -306,138 +319,4 @@ def _frames(block: Block, error: BaseException) -> tuple[str, str]:
     return "".join(lines).rstrip(), source
 
 
-_ENGINE_DIR = str(Path(__file__).resolve().parent)
-
-
-# ---------------------------------------------------------------- figures
-
-LIGHT_INK, DARK_INK = "#1f1f1f", "#e3e3e3"
-
-
-def collect_figures(block: Block) -> list[Figure]:
-    """Render every open matplotlib figure as light and dark SVG, then close it."""
-    plt = sys.modules.get("matplotlib.pyplot")
-    if plt is None:
-        return []
-    figures = []
-    for number in plt.get_fignums():
-        fig = plt.figure(number)
-        alt = fig.get_label().strip()
-        plt.close(fig)
-        if not alt:
-            summary = f"a figure has no alt text (made at {_figure_origin(block)})"
-            advice = '; describe what it shows with fig.set_label("...") before the block ends'
-            raise _failure(block, results.FIGURE, summary, advice=advice)
-        light = _svg(fig, LIGHT_INK)
-        dark = _svg(fig, DARK_INK)
-        figures.append(Figure(alt=alt, light=light, dark=dark))
-    return figures
-
-
-def _figure_origin(block: Block) -> str:
-    """Where the block creates its figure: the line to fix, in the snippet file or the page."""
-    for number, line in enumerate(block.source.splitlines()):
-        if re.search(r"\b(plt\.)?(subplots|figure)\(", line):
-            return f"{block.filename}:{block.first_line + number}"
-    return block.filename
-
-
-def _svg(fig, ink: str) -> str:
-    import matplotlib
-
-    _recolor(fig, ink)
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "jitdocs"}):
-        fig.savefig(
-            buffer, format="svg", transparent=True, metadata={"Date": None}, bbox_inches="tight"
-        )
-    svg = buffer.getvalue()
-    # Text falls back to the page's font stack instead of a font the reader may not have.
-    return re.sub(r'font-family:[^;"]*', "font-family:system-ui, sans-serif", svg)
-
-
-def _is_ink(color) -> bool:
-    """True for the near-black / near-white greys matplotlib uses for text, axes and ticks."""
-    from matplotlib.colors import to_rgba
-
-    try:
-        r, g, b, a = to_rgba(color)
-    except (ValueError, TypeError):
-        return False
-    return (
-        a > 0 and max(r, g, b) - min(r, g, b) < 0.05 and (max(r, g, b) < 0.35 or min(r, g, b) > 0.8)
-    )
-
-
-def _recolor(fig, ink: str) -> None:
-    """Swap the greys of text, spines, ticks and error bars for ``ink`` (theme-aware output)."""
-    from matplotlib.collections import Collection
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    from matplotlib.text import Text
-
-    for artist in fig.findobj():
-        if isinstance(artist, Text) and _is_ink(artist.get_color()):
-            artist.set_color(ink)
-        elif isinstance(artist, Line2D):
-            if _is_ink(artist.get_color()):
-                artist.set_color(ink)
-            if _is_ink(artist.get_markeredgecolor()):
-                artist.set_markeredgecolor(ink)
-        elif isinstance(artist, Collection):
-            colors = artist.get_edgecolor()
-            if len(colors) and all(_is_ink(c) for c in colors):
-                artist.set_edgecolor(ink)
-        elif (
-            isinstance(artist, Patch)
-            and artist.get_fill() is False
-            and _is_ink(artist.get_edgecolor())
-        ):
-            artist.set_edgecolor(ink)
-    for ax in fig.axes:
-        for spine in ax.spines.values():
-            spine.set_edgecolor(ink)
-        ax.tick_params(colors=ink, which="both")
-        legend = ax.get_legend()
-        if legend is not None:
-            legend.get_frame().set_alpha(0)
-
-
-# ---------------------------------------------------------------- isolation between pages
-
-
-def snapshot_state() -> dict:
-    """Global settings a page may change: JAX's config, matplotlib's rcParams, the jax logger.
-
-    The build gets isolation for free (one process per page); the tests run every page in one
-    process, so they snapshot before a page and ``restore_state`` after it.
-    """
-    import logging
-
-    import jax
-    import matplotlib
-
-    jax_logger = logging.getLogger("jax")
-    return {
-        "jax": dict(jax.config.values),
-        "rc": dict(matplotlib.rcParams),
-        "logger": (jax_logger.level, jax_logger.propagate, list(jax_logger.handlers)),
-    }
-
-
-def restore_state(state: dict) -> None:
-    import logging
-
-    import jax
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    for name, value in state["jax"].items():
-        if jax.config.values.get(name) != value:
-            jax.config.update(name, value)
-    plt.close("all")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # rcParams includes deprecated keys
-        matplotlib.rcParams.update(state["rc"])
-    jax_logger = logging.getLogger("jax")
-    jax_logger.level, jax_logger.propagate, jax_logger.handlers[:] = state["logger"]
+_ENGINE_DIR = str(Path(__file__).resolve().parents[1])  # engine/, every layer

@@ -1,7 +1,8 @@
 """The mkdocs hook: run every page's code before the build, then render its real outputs.
 
 One named function per transform, like mkdocs-material's own ``shortcodes.py`` hook. The page
-syntax lives in ``engine.markers``, the execution in ``engine.build`` / ``engine.execute``.
+syntax lives in ``engine.page.markers``, the execution in ``engine.run.pages`` /
+``engine.run.execute``.
 """
 
 from __future__ import annotations
@@ -17,28 +18,24 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # mkdocs loads hooks by path
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from engine import matrix, notebook_view, setup_steps, terminal
-from engine.build import PageFailure, execute_pages
-from engine.markers import (
-    BADGES,
-    Block,
-    Directive,
-    MarkupError,
-    Page,
-    code_fence,
-    marker_table,
-    page_slug,
-    read_page,
-)
-from engine.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
-from engine.results import Outcome, PageResult
-from engine.sections import wrap_sections
+from engine.page.claims import by_block
+from engine.page.markers import marker_table
+from engine.page.model import BADGES, Block, Directive, MarkupError, Page, page_slug
+from engine.page.parser import read_page
+from engine.page.policy import policy
+from engine.page.syntax import code_fence
+from engine.run import terminal
+from engine.run.pages import PageFailure, execute_pages
+from engine.run.results import Outcome, PageResult
+from engine.site import notebook_view, setup_steps, version_notes
+from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.site.sections import wrap_sections
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -59,23 +56,50 @@ class BuildState:
     site_url: str = ""  # for the set-up page's download address
 
 
-# mkdocs calls a hook's functions, not an object's methods; each build (and each rebuild
-# under `mkdocs serve`) starts by replacing this one object in on_files.
-state = BuildState()
-preview = False  # `mkdocs serve`: a failing page shows its error instead of stopping the server
 log = logging.getLogger("mkdocs.jitdocs")
 
 
 # ---------------------------------------------------------------- events
 
 
-def on_startup(command: str, dirty: bool) -> None:
-    global preview
-    preview = command == "serve"
+class SiteHook:
+    """The hook's events, as methods of one object. mkdocs imports a hook once per process and
+    calls the functions it finds in it; the module binds them to one ``SiteHook`` (below). Each
+    build, and each rebuild under ``mkdocs serve``, starts afresh in ``on_files``, which makes
+    the ``BuildState`` the renderers are given."""
+
+    def __init__(self, preview: bool = False) -> None:
+        self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
+        self.state = BuildState()
+
+    def on_startup(self, command: str, dirty: bool) -> None:
+        self.preview = command == "serve"
+
+    @event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
+    def on_files(self, files: Files, config) -> Files:
+        self.state = read_and_run(files, config, self.preview)
+        return files
+
+    def on_page_markdown(self, markdown: str, page, config, files) -> str:
+        return render_page(self.state, markdown, page, config)
+
+    def on_pre_page(self, page, config, files):
+        return notebook_view.on_pre_page(page, config, files)  # an unchanged view, from its cache
+
+    def on_page_content(self, content: str, page, config, files) -> str:
+        content = notebook_view.on_page_content(content, page, config, files)
+        return wrap_sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
 
 
-@event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
-def on_files(files: Files, config) -> Files:
+_site = SiteHook()
+on_startup = _site.on_startup
+on_files = _site.on_files
+on_page_markdown = _site.on_page_markdown
+on_pre_page = _site.on_pre_page
+on_page_content = _site.on_page_content
+
+
+def read_and_run(files: Files, config, preview: bool) -> BuildState:
     """Parse and execute every page up front, and add the charts they drew to the site."""
     docs_dir = Path(config["docs_dir"]).resolve()
     root = docs_dir.parent
@@ -90,32 +114,32 @@ def on_files(files: Files, config) -> Files:
             failures[path] = str(error)
     try:
         fresh = os.environ.get(FRESH_VARIABLE) == "1"
-        cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / ".cache" / "jitdocs")
+        cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
         keep_going = (lambda page, error: keep_failure(page, error, failures)) if preview else None
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    global state
     state = BuildState(failures=failures)
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
             continue
         state.results[page.path] = results[page.path]
-        add_figure_files(page, results[page.path], files, config)
-        add_notebook_file(page, results[page.path], files, config, root)
+        add_figure_files(state, page, results[page.path], files, config)
+        add_notebook_file(state, page, results[page.path], files, config, root)
     add_robots_txt(files, config)
     # the exercise and lesson checker as one file, for readers without a clone
     checker = setup_steps.checker_script(root)
     files.append(File.generated(config, setup_steps.CHECKER_URI, content=checker))
     state.site_url = config.get("site_url") or ""
     state.course = course_nav(config.get("nav") or [])
-    state.compatibility = matrix.load(root / matrix.DATA) or {}
-    log.info(matrix.summary(pages, state.compatibility or None))
-    return files
+    state.compatibility = version_notes.load(root / version_notes.DATA) or {}
+    log.info(version_notes.summary(pages, state.compatibility or None))
+    return state
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
+def render_page(state: BuildState, markdown: str, page, config) -> str:
+    """The page's Markdown with each block's real outputs, its directives and its notes."""
     if notebook_view.is_view(page):  # rendered by mkdocs-jupyter from a notebook
         return markdown
     root = Path(config["docs_dir"]).resolve().parent
@@ -127,26 +151,20 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     shift = len(parsed.text) - len(markdown)
     if shift < 0 or parsed.text[shift:] != markdown:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
-    edits = [(d.start, d.end, render_directive(d, path)) for d in parsed.directives]
-    ids = matrix.by_block(parsed)
+    edits = [(d.start, d.end, render_directive(state, d, path)) for d in parsed.directives]
+    ids = by_block(parsed)
     for index, (block, outcome) in enumerate(zip(parsed.blocks, result.outcomes, strict=True)):
-        edits.append((block.start, block.end, render_block(block, outcome, index, page, ids)))
+        edits.append(
+            (block.start, block.end, render_block(state, block, outcome, index, page, ids))
+        )
     if path in state.notebook_uris:
-        edits.append(render_download_link(parsed, state.notebook_uris[path], page))
-    note = matrix.page_note_edit(parsed, state.compatibility or None)
+        edits.append(render_download_link(state, parsed, state.notebook_uris[path], page))
+    note = version_notes.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
-    return text[shift:] + render_provenance(result)
-
-
-on_pre_page = notebook_view.on_pre_page  # renders an unchanged notebook view from its cache
-
-
-def on_page_content(content: str, page, config, files) -> str:
-    content = notebook_view.on_page_content(content, page, config, files)
-    return wrap_sections(unwrap_plain_tokens(colour_outputs(content)))
+    return text[shift:] + render_provenance(result, build_environment(state))
 
 
 # ---------------------------------------------------------------- transforms
@@ -174,7 +192,7 @@ def render_failure(message: str) -> str:
     return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
 
 
-def add_figure_files(page: Page, result: PageResult, files: Files, config) -> None:
+def add_figure_files(state: BuildState, page: Page, result: PageResult, files: Files, config):
     """Register each chart's light and dark SVG as a generated file of the site."""
     for index, outcome in enumerate(result.outcomes):
         for number, figure in enumerate(outcome.figures):
@@ -185,7 +203,9 @@ def add_figure_files(page: Page, result: PageResult, files: Files, config) -> No
             state.figure_uris[(page.path, index, number)] = uris
 
 
-def add_notebook_file(page: Page, result: PageResult, files: Files, config, root: Path) -> None:
+def add_notebook_file(
+    state: BuildState, page: Page, result: PageResult, files: Files, config, root: Path
+) -> None:
     """Offer a chapter page (or the exercise workbook) as a Jupyter notebook next to it, with
     the outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
@@ -200,7 +220,7 @@ def add_notebook_file(page: Page, result: PageResult, files: Files, config, root
     notebook_view.add(page, notebook, result.outcomes, files, config, root)
 
 
-def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
+def render_download_link(state: BuildState, parsed: Page, uri: str, page) -> tuple[int, int, str]:
     """An edit that puts the notebook's download link on the line after the page's H1."""
     at = parsed.title_end
     target = posixpath.relpath(uri, posixpath.dirname(page.file.src_uri) or ".")
@@ -216,14 +236,16 @@ def render_download_link(parsed: Page, uri: str, page) -> tuple[int, int, str]:
     return at, at, link
 
 
-def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) -> str:
+def render_block(
+    state: BuildState, block: Block, outcome: Outcome, index: int, page, ids: dict
+) -> str:
     parts = [render_code(block)]
     if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
     if outcome.output:
-        parts.append(render_output(outcome.output, "Output"))
+        parts.append(render_output(state, outcome.output, "Output"))
     if outcome.error_type:
-        parts.append(render_output(outcome.error, f"Raises {outcome.error_type}"))
+        parts.append(render_output(state, outcome.error, f"Raises {outcome.error_type}"))
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, figure.size))
@@ -243,7 +265,7 @@ def render_block(block: Block, outcome: Outcome, index: int, page, ids: dict) ->
     return _indent(body + "\n", block.indent) + "\n"
 
 
-def render_output(text: str, title: str) -> str:
+def render_output(state: BuildState, text: str, title: str) -> str:
     """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
     once the page is HTML: here the fence holds the text without them, after a line with the
     key of its coloured HTML (raw HTML would not survive inside an admonition)."""
@@ -258,7 +280,7 @@ COLOUR_KEY = "jitdocs-colour-"
 COLOURED_CODE = re.compile(rf"(<code[^>]*>)({COLOUR_KEY}[0-9a-f]{{16}})\n.*?(</code>)", re.DOTALL)
 
 
-def colour_outputs(content: str) -> str:
+def colour_outputs(state: BuildState, content: str) -> str:
     """Swap each coloured output's placeholder text for its HTML (nbconvert's ``ansi-*`` spans,
     as the notebook view has; docs/assets/jitdocs.css colours them in light and dark)."""
     return COLOURED_CODE.sub(lambda m: m[1] + state.coloured[m[2]] + m[3], content)
@@ -288,16 +310,17 @@ def render_figure(
     )
 
 
-def render_directive(directive: Directive, page_path: str) -> str:
+def render_directive(state: BuildState, directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
-        return render_version_notes(page_path)
+        data = state.compatibility or None
+        return version_notes.render(state.pages, data, build_environment(state), page_path)
     if directive.name == "marker-table":
         return marker_table()
     if directive.name == "install":
         steps = setup_steps.render(directive.value, state.site_url)
         return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
     if directive.name == "course-table":
-        return render_course_table(page_path)
+        return render_course_table(state, page_path)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
@@ -305,13 +328,12 @@ def render_directive(directive: Directive, page_path: str) -> str:
 
 def course_nav(nav: list) -> list[tuple[str, str]]:
     """The (title, docs path) of each page in the nav's Course section, in reading order."""
-    section = next(
-        (item["Course"] for item in nav if isinstance(item, dict) and "Course" in item), []
-    )
+    name = policy().course_section
+    section = next((item[name] for item in nav if isinstance(item, dict) and name in item), [])
     return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
 
 
-def render_course_table(page_path: str) -> str:
+def render_course_table(state: BuildState, page_path: str) -> str:
     """The home page's table: one row per Course page, from the nav and its `learn:` line."""
     here = posixpath.dirname(page_path)
     rows = []
@@ -326,56 +348,7 @@ def render_course_table(page_path: str) -> str:
     return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
-def render_version_notes(page_path: str) -> str:
-    """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
-    a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
-    here = posixpath.dirname(page_path)
-    data = state.compatibility or None
-    names, separators = matrix.header(data)
-    sections = []
-    for path, parsed in sorted(state.pages.items()):
-        rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
-        if not rows:
-            continue
-        fold = "???+" if matrix.any_broken(data, claim_ids) else "???"
-        count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
-        summary = f"{parsed.title or path}: {count}, {matrix.status(data, claim_ids)}"
-        table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
-        body = _indent(table + "\n".join(rows))
-        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
-    if not sections:
-        return "No contracts or facts on the site yet.\n"
-    return f"{verified_with()}\n\n" + "\n".join(sections) + matrix.details(data)
-
-
-def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
-    """One table row per contract and fact of a page, and the claims' matrix ids."""
-    rows = []
-    claims = matrix.claims(parsed)
-    for claim in claims:
-        block = parsed.blocks[claim.blocks[0]]
-        if claim.kind == "contract":
-            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
-        else:
-            what = _cell(block.fact)
-        link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
-        rows.append(f"| {link} | {what} |{matrix.cells(data, claim.id)}")
-    return rows, [claim.id for claim in claims]
-
-
-def verified_with() -> str:
-    """One sentence for the JAX the build itself ran every page with."""
-    env = build_environment()
-    if not env:
-        return "This build ran no page."
-    return (
-        f"This build checked every claim below by running its page with JAX {env['jax']}. "
-        "Open a page to see each claim, the section it comes from, "
-        "a link to the code that proves it and its verdict on each release tested."
-    )
-
-
-# Pygments' name and whitespace tokens look like plain code text (tests/test_engine.py checks
+# Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
 # Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
@@ -388,13 +361,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def build_environment() -> dict:
+def build_environment(state: BuildState) -> dict:
     """Where this build ran its pages (the cache key holds the versions, so they all agree)."""
     return next((r.environment for r in state.results.values() if r.environment), {})
 
 
-def render_provenance(result: PageResult) -> str:
-    env = result.environment or build_environment()
+def render_provenance(result: PageResult, build_env: dict) -> str:
+    env = result.environment or build_env
     if not env:
         return ""
     what = "Outputs on this page were produced" if result.outcomes else "This site was built"

@@ -26,26 +26,26 @@ import json
 import re
 import sys
 import textwrap
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import results
-from engine.build import (
+from engine.page.model import ROOT, Block, MarkupError, Page
+from engine.page.parser import read_pages
+from engine.page.policy import policy
+from engine.run import results
+from engine.run.cache import (
     CACHE_DIR,
-    PageFailure,
     cache_key,
     entry_path,
     environment_fingerprint,
-    execute_pages,
     load_cached,
-    run_page,
     store,
 )
-from engine.markers import ROOT, Block, MarkupError, Page, read_pages
-from engine.results import Failure, Outcome, PageResult
+from engine.run.pages import PageFailure, execute_pages, run_page
+from engine.run.results import Failure, Outcome, PageResult
+from engine.site.version_notes import pinned_versions
 
-DRIFT_CACHE = ROOT / ".cache" / "drift"
+DRIFT_CACHE = ROOT / policy().drift_cache_dir
 MAX_RERUNS = 8
 
 # ---------------------------------------------------------------- comparing outputs
@@ -207,17 +207,6 @@ def run_continuing(page: Page) -> tuple[PageResult | None, list[Finding], set[in
 # ---------------------------------------------------------------- the run
 
 
-def pinned_versions() -> dict[str, str]:
-    """jax and jaxlib as pinned in pyproject.toml's docs group."""
-    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
-    pins = {}
-    for item in groups["docs"]:
-        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
-        if match:
-            pins[match[1]] = match[2]
-    return pins
-
-
 def load_pinned(
     page: Page, pinned_dir: Path, fingerprint: dict
 ) -> tuple[list[Outcome] | None, str]:
@@ -265,6 +254,25 @@ def check_page(page: Page, cache_dir: Path, pinned_dir: Path, fingerprint: dict)
 # ---------------------------------------------------------------- the report
 
 
+def _changed_rows(reports: list[PageReport]) -> list[str]:
+    """One row per page with code: how many outputs changed, and what else went wrong."""
+    rows = []
+    width = max((len(r.path) for r in reports), default=10)
+    for r in reports:
+        if not r.blocks:
+            continue
+        extra = []
+        if r.failures:
+            extra.append(f"{len(r.failures)} failed")
+        if r.not_run:
+            extra.append(f"{r.not_run} not run after a failure")
+        if r.note:
+            extra.append(r.note)
+        tail = f"  ({'; '.join(extra)})" if extra else ""
+        rows.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
+    return rows
+
+
 def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: str) -> str:
     failures = [f for r in reports for f in r.failures]
     contracts = [f for f in failures if f.kind == "contract"]
@@ -294,19 +302,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
         section("Other failures (timeouts, crashes)", others)
 
     out.append("Output blocks whose text changed (changed / compared, per page)")
-    width = max((len(r.path) for r in reports), default=10)
-    for r in reports:
-        if not r.blocks:
-            continue
-        extra = []
-        if r.failures:
-            extra.append(f"{len(r.failures)} failed")
-        if r.not_run:
-            extra.append(f"{r.not_run} not run after a failure")
-        if r.note:
-            extra.append(r.note)
-        tail = f"  ({'; '.join(extra)})" if extra else ""
-        out.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
+    out += _changed_rows(reports)
     for r in reports:
         for where, before, after in r.changed:
             out.append(f"    {where}")
@@ -331,7 +327,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.drift", description=__doc__.split("\n")[0]
+        prog="python -m engine.tools.drift", description=__doc__.split("\n")[0]
     )
     parser.add_argument("pages", nargs="*", help="pages to check (default: every page in docs/)")
     parser.add_argument(

@@ -1,14 +1,15 @@
 """Run one page's code the way the build does and print each block's output.
 
-python -m engine.page_outputs docs/course/why-compile.md [--fresh]
+python -m engine.tools.page_outputs docs/course/why-compile.md [--fresh]
 """
 
 from __future__ import annotations
 
 import sys
 
-from engine.build import PageFailure, execute_pages
-from engine.markers import MarkupError, read_pages
+from engine.page.model import MarkupError
+from engine.page.parser import read_pages
+from engine.run.pages import PageFailure, execute_pages
 
 
 def main(argv: list[str]) -> int:

@@ -1,6 +1,6 @@
 """Turn a page into a Jupyter notebook (nbformat v4) that runs top to bottom on its own.
 
-``page_to_notebook`` is a pure function of the parsed page (``engine.markers``, which also
+``page_to_notebook`` is a pure function of the parsed page (``engine.page.markers``, which also
 supplies its outline of prose and boxes) and, optionally, the outputs the build recorded for its
 blocks. The notebook holds:
 
@@ -30,30 +30,23 @@ from pathlib import Path
 
 import nbformat
 
-from engine import setup_steps
-from engine.build import project_files
-from engine.execute import PRELUDE
-from engine.markers import (
-    BADGES,
-    ROOT,
-    Block,
-    Node,
-    Page,
-    code_fence,
-    is_absolute_url,
-    outline,
-    prose_lines,
-)
-from engine.results import Outcome
+from engine.page.model import BADGES, ROOT, Block, Page
+from engine.page.outline import Node, outline, prose_lines
+from engine.page.policy import policy
+from engine.page.syntax import code_fence, is_absolute_url
+from engine.run.cache import project_files
+from engine.run.execute import PRELUDE
+from engine.run.results import Outcome
+from engine.site import setup_steps
 
 # Pages that get a notebook: every chapter page and the exercise workbook.
-NOTEBOOK_PAGES = ("docs/course/", "docs/practice/exercises.md")
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
 
 def wants_notebook(page_path: str) -> bool:
-    return any(page_path == p or page_path.startswith(p) for p in NOTEBOOK_PAGES if p)
+    chosen = policy().notebook_pages
+    return any(page_path == p or page_path.startswith(p) for p in chosen if p)
 
 
 def notebook_uri(page_path: str) -> str:

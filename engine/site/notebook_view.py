@@ -1,7 +1,7 @@
 """The notebook view: a page's downloadable notebook shown as a site page, by mkdocs-jupyter.
 
 A page opts in with ``notebook_view: true`` in its front matter (it must be a page that offers a
-notebook download, ``engine.notebooks.wants_notebook``). The view is made from the notebook the
+notebook download, ``engine.site.notebooks.wants_notebook``). The view is made from the notebook the
 hook already built from the cached outputs, so it runs nothing. It differs from the download in
 what a web page needs: front matter (its title, a description, and no search entry, so search
 does not return each exercise twice), links relative to the site, and each chart as the light
@@ -29,12 +29,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.build import write_if_changed
-from engine.markers import Page, page_slug
-from engine.results import Figure, Outcome
+from engine.page.model import Page, page_slug
+from engine.page.policy import policy
+from engine.run.cache import write_if_changed
+from engine.run.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key
-VIEW_DIR = Path(".cache") / "notebook-view"  # under the project root; mkdocs.yml includes it
+VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
 LINK_TEXT = "View as notebook"
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template

@@ -1,6 +1,6 @@
 """What running a page produces, as typed records that cross the process boundary as JSON.
 
-The child process (``engine.runner``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
+The child process (``engine.run.child``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
 build, the cache, the hook, the notebooks and drift read them back with ``from_dict`` and use the
 fields, never the wording of a message. A new field is one line here (give it a default, so
 older cache entries still load).
@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import ClassVar
 
 
@@ -82,14 +83,20 @@ class Outcome(_Record):
         return f"{self.error_type}: {self.error_message}" if self.error_message else self.error_type
 
 
-# Failure kinds. Drift sorts on these; the wording of ``message`` is free to change.
-CONTRACT = "contract"  # a ❌ block did not raise or warn what it declares
-ASSERTION = "assertion"  # an assert stopped holding (a fact, a ❌ asserts block, any block)
-RAISED = "raised"  # a block that must run clean raised
-TIMEOUT = "timeout"
-FIGURE = "figure"  # a chart without alt text
-CRASH = "crash"  # the page's process died
-OUTPUT = "output"  # a block printed more than its limit
+class Kind(StrEnum):
+    """Failure kinds. Drift sorts on these; the wording of ``message`` is free to change."""
+
+    CONTRACT = "contract"  # a ❌ block did not raise or warn what it declares
+    ASSERTION = "assertion"  # an assert stopped holding (a fact, a ❌ asserts block, any block)
+    RAISED = "raised"  # a block that must run clean raised
+    TIMEOUT = "timeout"
+    FIGURE = "figure"  # a chart without alt text
+    CRASH = "crash"  # the page's process died
+    OUTPUT = "output"  # a block printed more than its limit
+
+
+CONTRACT, ASSERTION, RAISED, TIMEOUT = Kind.CONTRACT, Kind.ASSERTION, Kind.RAISED, Kind.TIMEOUT
+FIGURE, CRASH, OUTPUT = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT
 
 
 @dataclass

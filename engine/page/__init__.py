@@ -1,0 +1,1 @@
+"""Layer 1, the page: its syntax, markers and parsed model. Imports nothing above it."""

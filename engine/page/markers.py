@@ -1,0 +1,252 @@
+"""The page syntax, read by both the build hook and the Sybil set-up, so the two cannot disagree.
+
+A page is Markdown. Runnable code is either a bare ```python fence or a snippet directive:
+
+    <!-- snippet: NAME -->             runs snippets/<page_slug>/NAME.py at this point
+
+A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``.
+Block markers go before the block they apply to (blank lines allowed in between); standalone
+ones stand for themselves. ``MARKERS`` below is the one list of them: the parser validates
+against it and the conventions page's table (``<!-- marker-table -->``) is generated from it.
+Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
+and missing snippet files are errors that name the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.page.model import (
+    BADGES,
+    DEFAULT_MAX_OUTPUT_KB,
+    DEFAULT_TIMEOUT,
+    Expectation,
+)
+
+
+def _flag(args: str) -> bool:
+    if args:
+        raise ValueError(f"takes no arguments, got '{args}'")
+    return True
+
+
+def _text(what: str):
+    def parse(args: str) -> str:
+        if not args:
+            raise ValueError(f"needs {what}")
+        return args
+
+    return parse
+
+
+def _seconds(args: str) -> float:
+    try:
+        return float(args)
+    except ValueError:
+        raise ValueError(f"takes seconds, got '{args}'") from None
+
+
+def _kilobytes(args: str) -> int:
+    if not re.fullmatch(r"[1-9]\d*", args):
+        raise ValueError(f"takes a whole number of KB, got '{args}'")
+    return int(args)
+
+
+def _expectation(args: str) -> Expectation:
+    match = re.fullmatch(r"(raises|warns)\s+([A-Za-z_][\w.]*)|(asserts)", args)
+    if not match:
+        raise ValueError(
+            f"needs 'raises ErrorName', 'warns WarningName' or 'asserts', got '{args}'"
+        )
+    return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
+
+
+def _badge(args: str) -> str:
+    if args not in BADGES:
+        raise ValueError(f"must be one of {sorted(BADGES)}, got '{args}'")
+    return args
+
+
+def _install(args: str) -> str:
+    if args not in ("pip", "uv", "versions"):
+        raise ValueError(f"must be one of pip, uv, versions, got '{args}'")
+    return args
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """One marker: how it is written, what it applies to, what it means, how its argument parses.
+
+    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``.
+    """
+
+    name: str
+    applies_to: Applies
+    uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
+    parse: Callable[[str], object] = _flag
+    field: str = ""
+
+    @property
+    def standalone(self) -> bool:
+        return not self.field
+
+
+class Applies(StrEnum):
+    """What a marker applies to (the conventions page's table says it in these words)."""
+
+    NEXT = "the next block"
+    ITSELF = "itself"  # a standalone marker
+
+
+NEXT, ITSELF = Applies.NEXT, Applies.ITSELF
+
+
+MARKERS = {
+    spec.name: spec
+    for spec in (
+        MarkerSpec(
+            name="bad",
+            applies_to=NEXT,
+            uses=(
+                ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
+                ("bad: warns WarningName", "❌ block that must emit this warning category."),
+                (
+                    "bad: asserts",
+                    "❌ block that runs, and whose `assert`s prove the wrong behaviour.",
+                ),
+            ),
+            parse=_expectation,
+            field="bad",
+        ),
+        MarkerSpec(
+            name="good",
+            applies_to=NEXT,
+            uses=(
+                ("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),
+            ),
+            parse=_flag,
+            field="good",
+        ),
+        MarkerSpec(
+            name="skip",
+            applies_to=NEXT,
+            uses=(
+                (
+                    "skip: reason",
+                    "Shown but never run (the reason is printed instead of output).",
+                ),
+            ),
+            parse=_text("a reason: <!-- skip: why this block cannot run -->"),
+            field="skip",
+        ),
+        MarkerSpec(
+            name="timeout",
+            applies_to=NEXT,
+            uses=(
+                (
+                    "timeout: SECONDS",
+                    f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
+                ),
+            ),
+            parse=_seconds,
+            field="timeout",
+        ),
+        MarkerSpec(
+            name="max-output",
+            applies_to=NEXT,
+            uses=(
+                (
+                    "max-output: KB",
+                    "Lets a block print more than the default "
+                    f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
+                ),
+            ),
+            parse=_kilobytes,
+            field="max_output",
+        ),
+        MarkerSpec(
+            name="collapse-code",
+            applies_to=NEXT,
+            uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
+            parse=_flag,
+            field="collapse_code",
+        ),
+        MarkerSpec(
+            name="fact",
+            applies_to=NEXT,
+            uses=(
+                (
+                    "fact: statement",
+                    "The block's `assert`s prove this statement; listed in the version notes.",
+                ),
+            ),
+            parse=_text("the statement its asserts prove"),
+            field="fact",
+        ),
+        MarkerSpec(
+            name="snippet",
+            applies_to=ITSELF,
+            uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
+            parse=_text("a file stem like 'compile_chart'"),
+        ),
+        MarkerSpec(
+            name="badge",
+            applies_to=ITSELF,
+            uses=tuple(
+                (f"badge: {kind}", f"A *{badge.label}* badge, on the line after a heading.")
+                for kind, badge in BADGES.items()
+            ),
+            parse=_badge,
+        ),
+        MarkerSpec(
+            name="version-notes",
+            applies_to=ITSELF,
+            uses=(
+                ("version-notes", "Replaced by the table of every contract and fact on the site."),
+            ),
+        ),
+        MarkerSpec(
+            name="install",
+            applies_to=ITSELF,
+            uses=(
+                ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
+                ("install: uv", "Replaced by the same set-up commands with uv."),
+                ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
+            ),
+            parse=_install,
+        ),
+        MarkerSpec(
+            name="marker-table",
+            applies_to=ITSELF,
+            uses=(
+                (
+                    "marker-table",
+                    "Replaced by this table, generated from the engine's marker list.",
+                ),
+            ),
+        ),
+        MarkerSpec(
+            name="course-table",
+            applies_to=ITSELF,
+            uses=(
+                (
+                    "course-table",
+                    "Replaced by a table of the nav's Course pages, each with its front "
+                    "matter's `learn:` line (the home page's *What you will learn*).",
+                ),
+            ),
+        ),
+    )
+}
+
+
+def marker_table() -> str:
+    """The Markdown table of every marker, for ``<!-- marker-table -->``."""
+    rows = ["| Marker | Applies to | Effect |", "| --- | --- | --- |"]
+    for spec in MARKERS.values():
+        for written, meaning in spec.uses:
+            rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,133 @@
+"""A parsed page: its runnable blocks, its standalone markers, what its front matter says.
+
+The project root (``ROOT``) and the snippets folder are here too: every layer reads pages
+and snippets from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+DEFAULT_TIMEOUT = 120.0
+
+
+DEFAULT_MAX_OUTPUT_KB = 100  # a block's printed output, in KB (1024 bytes)
+
+
+ROOT = Path(__file__).resolve().parents[2]  # engine/page/model.py -> the project
+
+
+SNIPPETS = ROOT / "snippets"
+
+Mode = Literal["raises", "warns", "asserts"]  # what a ❌ block declares
+
+
+class MarkupError(ValueError):
+    """A page that cannot be built as written; the message starts with ``file:line:``."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a ❌ block declares: ``raises``/``warns`` a named class, or ``asserts``."""
+
+    mode: Mode
+    name: str = ""
+
+    def describe(self) -> str:
+        return f"{self.mode} {self.name}".strip()
+
+    def headline(self) -> str:
+        """The ❌ box's title on the site and the version-notes row."""
+        return "its asserts prove the problem" if self.mode == "asserts" else self.describe()
+
+    def cell_note(self) -> str:
+        """The line above the ❌ cell in a notebook."""
+        if self.mode == "raises":
+            return f"this cell must raise `{self.name}` (the error is the point)."
+        if self.mode == "warns":
+            return f"this cell must warn `{self.name}`."
+        return "this cell runs, and its asserts prove what goes wrong."
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str  # on the site
+    emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
+
+
+BADGES = {"must-read": Badge("Must read", "**"), "extra": Badge("Optional extra", "*")}
+
+
+@dataclass
+class Block:
+    """One runnable example, from a fence in the page or a snippet file."""
+
+    page: str  # path of the page, relative to the project root
+    line: int  # page line of the fence or directive (1-based)
+    source: str  # the code, dedented
+    filename: str  # where the code lives, for tracebacks
+    first_line: int  # line of the code's first line inside ``filename``
+    start: int  # character span in the page that the block and its markers cover
+    end: int
+    indent: str = ""
+    snippet: str | None = None
+    bad: Expectation | None = None
+    good: bool = False
+    skip: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    max_output: int = DEFAULT_MAX_OUTPUT_KB
+    collapse_code: bool = False
+    fact: str | None = None
+    section: str = ""  # the heading the block sits under, for the version notes
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+    @property
+    def is_doctest(self) -> bool:
+        return self.source.lstrip().startswith(">>> ")
+
+    def key_material(self) -> dict:
+        """Everything about the block that can change its output; not its line on the page,
+        which fenced code never sees (it runs as ``<example>``), so prose edits run nothing."""
+        return {
+            "source": self.source,
+            "snippet": self.filename if self.snippet else None,
+            "bad": self.bad.describe() if self.bad else None,
+            "skip": self.skip,
+            "timeout": self.timeout,
+            "max_output": self.max_output,
+        }
+
+
+@dataclass
+class Directive:
+    """A standalone marker the hook replaces: ``badge`` (with its kind) or ``version-notes``."""
+
+    name: str
+    value: str
+    line: int
+    start: int
+    end: int
+    indent: str = ""
+
+
+@dataclass
+class Page:
+    path: str
+    title: str = ""
+    blocks: list[Block] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
+    text: str = ""  # what was parsed: the page without its front matter (spans index into it)
+    description: str = ""  # the front matter's one-sentence description
+    learn: str = ""  # the front matter's `learn:` line: what a reader can do after the page
+    title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
+    front_matter: str = ""  # the YAML between the front matter's fences
+
+
+def page_slug(page_path: str | Path) -> str:
+    """``docs/course/how-jit-works.md`` -> ``how_jit_works`` (its snippet folder's name)."""
+    return Path(page_path).stem.replace("-", "_")

@@ -1,0 +1,153 @@
+"""A page as a tree of boxes (admonitions, tabs) around Markdown runs and block placeholders.
+
+The notebook writer walks it to turn each box into cells; ``prose_lines`` rewrites the prose
+for a reader other than mkdocs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.page.model import Block, Page
+from engine.page.syntax import (
+    ADMONITION,
+    FENCE_OPEN,
+    HEADING_ATTRS,
+    LINK,
+    LINK_ATTRS,
+    MARKER_LINE,
+    PLACEHOLDER,
+    TAB,
+    fence_end,
+)
+
+
+@dataclass
+class Node:
+    """A piece of the page: Markdown lines, a block, or a box (admonition/tab) of pieces."""
+
+    kind: Literal["text", "block", "box"]
+    lines: list[str] = field(default_factory=list)
+    index: int = -1
+    box: str = ""  # "!!!", "???", "???+", "==="
+    box_type: str = ""
+    title: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def collapsible(self) -> bool:
+        return self.box.startswith("???")
+
+    @property
+    def is_tab(self) -> bool:
+        return self.box == "==="
+
+    def block_indexes(self) -> Iterator[int]:
+        """The blocks in this piece, in page order."""
+        if self.kind == "block":
+            yield self.index
+        for child in self.children:
+            yield from child.block_indexes()
+
+    def has_blocks(self) -> bool:
+        return next(self.block_indexes(), None) is not None
+
+
+def outline(page: Page, drop_title: bool = False) -> list[Node]:
+    """The page as a tree: prose runs, its blocks (by index) and the admonition and tab boxes
+    that hold them. ``drop_title`` leaves out the H1 line."""
+    lines = _with_placeholders(page.text, page.blocks)[1]
+    title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if drop_title and title_line is not None:
+        del lines[title_line]
+    return _outline(lines)
+
+
+def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
+    """``body`` with each block's span (markers included) replaced by one placeholder line."""
+    pieces, position = [], 0
+    for index, block in enumerate(blocks):
+        pieces.append(body[position : block.start])
+        pieces.append(f"{block.indent}\x00{index}\x00\n")
+        position = block.end
+    pieces.append(body[position:])
+    text = "".join(pieces)
+    return text, text.splitlines()
+
+
+def _outline(lines: list[str]) -> list[Node]:
+    """Split lines into Markdown runs, block placeholders and boxes (by indentation)."""
+    nodes: list[Node] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        opened = FENCE_OPEN.match(line)
+        box = ADMONITION.match(line) or TAB.match(line)
+        placeholder = PLACEHOLDER.match(line)
+        if placeholder:
+            nodes.append(Node("block", index=int(placeholder["index"])))
+            i += 1
+        elif box:
+            body, i = _box_body(lines, i + 1)
+            kind = box.groupdict().get("kind") or "==="
+            nodes.append(
+                Node(
+                    "box",
+                    box=kind,
+                    box_type=box.groupdict().get("type") or "",
+                    title=box["title"] or "",
+                    children=_outline(body),
+                )
+            )
+        else:  # prose; a fenced example joins the run whole, whatever its lines look like
+            end = fence_end(lines, i, opened["fence"]) if opened else i + 1
+            if nodes and nodes[-1].kind == "text":
+                nodes[-1].lines += lines[i:end]
+            else:
+                nodes.append(Node("text", lines=lines[i:end]))
+            i = end
+    return nodes
+
+
+def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
+    """The lines indented under a box header (dedented by four), and where the box ends."""
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
+            break
+        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
+        i += 1
+    while body and not body[-1].strip():  # trailing blank lines belong to what follows
+        body.pop()
+        i -= 1
+    return body, i
+
+
+def prose_lines(lines: list[str], on_marker, link) -> list[str]:
+    """Prose for another Markdown reader: attribute lists dropped, link targets mapped with
+    ``link``, standalone markers replaced by ``on_marker(name, args)``; fenced examples copied
+    untouched."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        opened = FENCE_OPEN.match(line)
+        if opened:  # a fenced example: copied untouched
+            end = fence_end(lines, i, opened["fence"])
+            out += lines[i:end]
+            i = end
+            continue
+        i += 1
+        marker = MARKER_LINE.match(line)
+        if marker:
+            out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
+            continue
+        heading = HEADING_ATTRS.match(line)
+        if heading:
+            line = heading[1]
+        line = LINK_ATTRS.sub("", line)
+        out.append(LINK.sub(lambda m: link(m["target"]), line))
+    return out

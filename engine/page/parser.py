@@ -1,0 +1,223 @@
+"""Read a page: its runnable blocks (fences and snippet directives) with their markers.
+
+Errors name the file and line (``MarkupError``): unknown or dangling markers, fences with
+attributes (Sybil ignores them), missing snippet files, a ❌ block without its ✅.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from mkdocs.utils import meta
+
+from engine.page.markers import MARKERS, MarkerSpec
+from engine.page.model import ROOT, Block, Directive, MarkupError, Page, page_slug
+from engine.page.syntax import (
+    FENCE_OPEN,
+    FRONT_MATTER,
+    HEADING,
+    MARKER_LINE,
+    PYTHON_WORDS,
+    fence_language,
+    find_close,
+    line_starts,
+    split_front_matter,
+    strip_indent,
+)
+
+
+def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) -> Page:
+    """Find every runnable block and marker in ``text`` (the page ``page``, relative to ``root``).
+
+    ``line_offset`` is added to line numbers when ``text`` is the page minus its front matter.
+    """
+    source = _Source(page, text, line_offset, root)
+    result = Page(page, text=text)
+    pending: list[tuple[int, MarkerSpec, object]] = []  # block markers waiting for their block
+    section = ""  # the latest heading: the one the next block sits under
+    i = 0
+    while i < len(source.lines):
+        line = source.lines[i]
+        fence = FENCE_OPEN.match(line.rstrip("\n"))
+        marker = MARKER_LINE.match(line)
+        heading = HEADING.match(line)
+        block = None
+        if fence:
+            block, i = _fence(source, i, fence, pending)
+        elif marker:
+            block = _marker(source, i, marker, pending, result.directives)
+        elif line.strip() and pending:
+            raise _dangling(source, pending)
+        elif heading:
+            section = heading["text"]
+            if len(heading[1]) == 1 and not result.title:
+                result.title = heading["text"]
+                result.title_end = 0 if result.blocks else source.starts[i + 1]
+        if block is not None:
+            result.blocks.append(_with_markers(source, block, pending, section))
+            pending = []
+        i += 1
+    if pending:
+        raise _dangling(source, pending)
+    _check_pairs(result)
+    return result
+
+
+def _has_assert(source: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # reported when the block runs, with the real traceback
+    return any(isinstance(node, ast.Assert) for node in ast.walk(tree))
+
+
+def _check_pairs(page: Page) -> None:
+    """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block."""
+    blocks = page.blocks
+    for index, block in enumerate(blocks):
+        if not block.bad:
+            continue
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        between = page.text[block.end : following.start] if following else "x"
+        if not following or not following.good or between.strip():
+            raise MarkupError(
+                f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                "a ✅ block marked <!-- good -->"
+            )
+
+
+def _snippet_file(root: Path, page: str, name: str) -> tuple[str, str]:
+    """``snippets/<page_slug>/NAME.py`` and its text; ValueError names what is wrong."""
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise ValueError(f"snippet name '{name}' must be a file stem like 'compile_chart'")
+    rel = Path("snippets") / page_slug(page) / f"{name}.py"
+    if not (root / rel).is_file():
+        found = sorted(p.stem for p in (root / rel.parent).glob("*.py"))
+        there = f"; {rel.parent} has: {', '.join(found)}" if found else f"; {rel.parent} is empty"
+        raise ValueError(f"snippet file {rel} not found{there}")
+    return str(rel), (root / rel).read_text(encoding="utf-8")
+
+
+class _Source:
+    """The page being parsed, read-only: its lines, where each starts, how to name one."""
+
+    def __init__(self, page: str, text: str, line_offset: int, root: Path) -> None:
+        self.page, self.offset, self.root = page, line_offset, root
+        self.lines = text.splitlines(keepends=True)
+        self.starts = line_starts(text)
+
+    def error(self, index: int, message: str) -> MarkupError:
+        return MarkupError(f"{self.page}:{index + 1 + self.offset}: {message}")
+
+    def indent(self, index: int) -> str:
+        return re.match(r"[ \t]*", self.lines[index]).group(0)
+
+    def block(self, i: int, last: int, code: str, filename: str, first_line: int, **more) -> Block:
+        """The block whose fence or directive is line ``i`` and ends on line ``last``."""
+        return Block(
+            page=self.page,
+            line=i + 1 + self.offset,
+            source=code,
+            filename=filename,
+            first_line=first_line,
+            start=self.starts[i],
+            end=self.starts[last + 1],
+            **more,
+        )
+
+
+def _dangling(source: _Source, pending: list) -> MarkupError:
+    index, spec, _ = pending[0]
+    return source.error(index, f"marker '{spec.name}' is not followed by a code block")
+
+
+def _marker(source: _Source, i: int, match: re.Match, pending: list, directives: list):
+    """A marker line: queued for the next block, a snippet's block, or a directive."""
+    name, args = match["name"], (match["args"] or "").strip()
+    spec = MARKERS.get(name)
+    if spec is None:
+        raise source.error(i, f"unknown marker '{name}' (known markers: {', '.join(MARKERS)})")
+    try:
+        value = spec.parse(args)
+    except ValueError as error:
+        raise source.error(i, f"marker '{spec.name}' {error}") from None
+    if not spec.standalone:
+        pending.append((i, spec, value))
+    elif name == "snippet":
+        try:
+            rel, code = _snippet_file(source.root, source.page, value)
+        except ValueError as error:
+            raise source.error(i, str(error)) from None
+        return source.block(i, i, code, rel, 1, indent=source.indent(i), snippet=value)
+    else:
+        line = i + 1 + source.offset
+        end = source.starts[i + 1]
+        directives.append(Directive(name, args, line, source.starts[i], end, source.indent(i)))
+    return None
+
+
+def _fence(source: _Source, i: int, match: re.Match, pending: list) -> tuple[Block | None, int]:
+    """The block of a python fence opened on line ``i`` (None for another language), and the
+    index of its closing line."""
+    indent, fence, info = match["indent"], match["fence"], match["info"].strip()
+    close = find_close(source.lines, i, fence)
+    if close is None:
+        raise source.error(i, "code fence is never closed")
+    language = fence_language(info)
+    if language not in PYTHON_WORDS:
+        if pending:
+            raise source.error(
+                pending[0][0],
+                f"marker '{pending[0][1].name}' is before a "
+                f"'{language or 'plain'}' fence; markers apply to python blocks only",
+            )
+        return None, close
+    if info != "python":
+        raise source.error(
+            i,
+            f"fence info '{info}' is not allowed: write a bare ```python fence "
+            "(Sybil skips fences with attributes; use markers instead)",
+        )
+    code = "".join(strip_indent(line, indent) for line in source.lines[i + 1 : close])
+    return source.block(i, close, code, source.page, i + 2 + source.offset, indent=indent), close
+
+
+def _with_markers(source: _Source, block: Block, pending: list, section: str) -> Block:
+    """``block`` with its markers applied (its span starts at the first) and its section."""
+    if pending:
+        block.start = source.starts[pending[0][0]]
+    block.section = section
+    for _, spec, value in pending:
+        setattr(block, spec.field, value)
+    claims = (block.bad and block.bad.mode == "asserts") or block.fact
+    if claims and not _has_assert(block.source):
+        raise MarkupError(
+            f"{block.where}: a 'bad: asserts' or 'fact' block must contain assert statements "
+            "that prove what it claims"
+        )
+    return block
+
+
+def read_page(page: str, root: Path = ROOT) -> Page:
+    """Parse the page at ``root / page`` with line numbers that match the file."""
+    text = (root / page).read_text(encoding="utf-8")
+    body, offset = split_front_matter(text)
+    parsed = parse_page(page, body, offset, root)
+    front = FRONT_MATTER.match(text)
+    parsed.front_matter = front[1] if front else ""
+    _, fields = meta.get_data(text)  # mkdocs' own front-matter reader: the fields it renders
+    parsed.description, parsed.learn = (
+        str(fields.get(name) or "").strip() for name in ("description", "learn")
+    )
+    return parsed
+
+
+def read_pages(paths: list[str], root: Path = ROOT) -> list[Page]:
+    """The pages at ``paths`` (relative to the working directory), or every page in docs/."""
+    if paths:
+        found = [Path(p).resolve().relative_to(root).as_posix() for p in paths]
+    else:
+        found = sorted(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))
+    return [read_page(path, root) for path in found]

@@ -1,0 +1,41 @@
+"""Site policy: which pages get what, and where the build keeps its files, in one typed record.
+
+Read once from ``[tool.jitdocs]`` in ``pyproject.toml`` (keys as the field names, with dashes);
+a key the record does not know is an error, and a project without the table gets the defaults.
+It sits in the lowest layer so that every layer reads the same choices.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from engine.page.model import ROOT
+
+
+@dataclass(frozen=True)
+class Policy:
+    notebook_pages: tuple[str, ...] = ("docs/course/", "docs/practice/exercises.md")
+    noted_pages: tuple[str, ...] = ("docs/course/", "docs/track/")  # a compatibility line
+    course_section: str = "Course"  # the nav section the home page's course table lists
+    cache_dir: str = ".cache/jitdocs"  # each page's outputs, by cache key
+    view_dir: str = ".cache/notebook-view"  # the notebooks mkdocs-jupyter renders as views
+    drift_cache_dir: str = ".cache/drift"  # outputs under another JAX (nox -s drift, matrix)
+
+
+@functools.cache
+def policy(root: Path = ROOT) -> Policy:
+    """The policy of the project at ``root`` (read once per root)."""
+    path = root / "pyproject.toml"
+    table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    values = table.get("tool", {}).get("jitdocs", {})
+    known = {f.name: f.type for f in fields(Policy)}
+    chosen = {}
+    for key, value in values.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise ValueError(f"{path}: [tool.jitdocs] has no setting {key!r}")
+        chosen[name] = tuple(value) if isinstance(value, list) else value
+    return Policy(**chosen)

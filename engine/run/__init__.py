@@ -1,0 +1,4 @@
+"""Layer 2, the run: each page's code in its own process, results cached.
+
+Imports only the page layer.
+"""

@@ -1,0 +1,290 @@
+"""The version notes: which JAX releases each claim holds on, read from the matrix's data file.
+
+``nox -s matrix`` (``engine.tools.matrix``) writes ``docs/data/compatibility.json``; the build
+only reads it, here: the one-line summary in the build log, the note under a course or track
+page's title, and the version-notes page's tables.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from engine.page.claims import claims
+from engine.page.model import ROOT, Page
+from engine.page.policy import policy
+
+DATA = Path("docs") / "data" / "compatibility.json"
+NOTES_PAGE = "docs/reference/version-notes.md"
+HOLDS, BROKEN, NOT_RUN = "holds", "broken", "not run"
+DASH = "\N{EN DASH}"  # for ranges and the not-run cell
+
+
+def pinned_versions() -> dict[str, str]:
+    """jax and jaxlib as pinned in pyproject.toml's docs group."""
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
+    pins = {}
+    for item in groups["docs"]:
+        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
+        if match:
+            pins[match[1]] = match[2]
+    return pins
+
+
+def load(path: Path) -> dict | None:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def tested(data: dict | None) -> list[dict]:
+    return [r for r in (data or {}).get("releases", []) if "verdicts" in r]
+
+
+def recorded_id(data: dict, release: dict, claim_id: str) -> str:
+    """The id the release recorded the claim under: its own, or the one its alias names."""
+    if claim_id in release["verdicts"]:
+        return claim_id
+    return data.get("aliases", {}).get(claim_id, claim_id)
+
+
+def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
+    return release["verdicts"].get(recorded_id(data, release, claim_id))
+
+
+def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
+    """What the data file lacks or has too much of, compared with the pages; empty if current."""
+    pinned = pinned or pinned_versions()["jax"]
+    if data is None:
+        return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
+    problems = []
+    if pinned not in {r["jax"] for r in tested(data)}:
+        problems.append(f"the data has no run of the pinned jax {pinned}")
+    page_ids = {claim.id: page.path for page in pages for claim in claims(page)}
+    aliases = data.get("aliases", {})
+    known = set(page_ids) | {aliases[i] for i in page_ids if i in aliases}
+    for release in tested(data):
+        missing = sorted(i for i in page_ids if verdict(data, release, i) is None)
+        extra = sorted(set(release["verdicts"]) - known)
+        if missing:
+            problems.append(f"jax {release['jax']}: no verdict for {', '.join(missing)}")
+        if extra:
+            problems.append(f"jax {release['jax']}: no page has {', '.join(extra)}")
+    return problems
+
+
+def summary(pages: list[Page], data: dict | None) -> str:
+    """The build's one line on the data: current, or what makes it stale."""
+    problems = stale(pages, data)
+    if problems:
+        return "jitdocs: compatibility data is STALE, run `nox -s matrix`: " + "; ".join(problems)
+    return f"jitdocs: compatibility data: {len(tested(data))} releases, up to date"
+
+
+def _anchor(release: dict, claim_id: str) -> str:
+    return "broke-" + re.sub(r"[^a-z0-9]+", "-", f"{release['jax']}-{claim_id}".lower())
+
+
+def header(data: dict | None) -> tuple[str, str]:
+    """Extra header cells (and their separators) for the version notes table."""
+    names = [f" JAX {r['jax']} |" for r in tested(data)]
+    return "".join(names), " :-: |" * len(names)
+
+
+def cells(data: dict | None, claim_id: str) -> str:
+    """One cell per tested release: ✓ holds, ✗ broke (a link to what), a dash: not run."""
+    out = ""
+    for release in tested(data):
+        found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
+        if found["verdict"] == HOLDS:
+            out += " ✓ |"
+        elif found["verdict"] == BROKEN:
+            out += f" [✗](#{_anchor(release, recorded_id(data, release, claim_id))}) |"
+        else:
+            out += f" {DASH} |"
+    return out
+
+
+def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
+    """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
+    failing = Counter()
+    for release in tested(data):
+        for claim_id in claim_ids:
+            found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
+            if found["verdict"] != HOLDS:
+                failing[f"{found['verdict']} on {release['jax']}"] += 1
+    return failing
+
+
+def status(data: dict | None, claim_ids: list[str]) -> str:
+    """A page's claims in words: ``all hold on JAX 0.9.2-0.12.0.1``, or what did not."""
+    releases = tested(data)
+    if not releases:
+        return "no release tested"
+    failing = not_holding(data, claim_ids)
+    if not failing:
+        verb = "holds" if len(claim_ids) == 1 else "all hold"
+        return f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
+    return ", ".join(f"{count} {what}" for what, count in failing.items())
+
+
+def any_broken(data: dict | None, claim_ids: list[str]) -> bool:
+    return any(
+        (verdict(data, release, claim_id) or {}).get("verdict") == BROKEN
+        for release in tested(data)
+        for claim_id in claim_ids
+    )
+
+
+def _code_spans(text: str) -> str:
+    parts = text.split("`")
+    return "".join(
+        f"<code>{html.escape(p)}</code>" if n % 2 else html.escape(p) for n, p in enumerate(parts)
+    )
+
+
+def details(data: dict | None) -> str:
+    """Below the table: the releases tested, the ones that did not install, and what broke."""
+    if not tested(data):
+        return ""
+    lines = [
+        "",
+        "Columns: "
+        + "; ".join(
+            f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
+            for r in tested(data)
+        )
+        + f". ✓ holds, ✗ broken, {DASH} not run.",
+        "",
+    ]
+    for release in data["releases"]:
+        if "not_installable" in release:
+            lines += [f"`{release['requirement']}`: {release['not_installable']}.", ""]
+    for release in tested(data):
+        for claim_id, found in sorted(release["verdicts"].items()):
+            if found["verdict"] == BROKEN:
+                lines += [
+                    f"**JAX {release['jax']}**, {_code_spans(found['where'])}: "
+                    f"{_code_spans(found['error'])}\n{{: #{_anchor(release, claim_id)} }}",
+                    "",
+                ]
+    others = [(r["jax"], *o.split(": ", 1)) for r in tested(data) for o in r.get("other", [])]
+    if others:
+        lines += ["Other checks that broke (asserts in plain examples, timing claims):", ""]
+    for jax, where, error in others:
+        lines += [f"- **JAX {jax}**, {_code_spans(where)}: {_code_spans(error)}"]
+    return "\n".join(lines) + "\n"
+
+
+def page_note(page: Page, data: dict | None, here: str) -> str:
+    """The line under a course or track page's title; "" with no claim and nothing failing."""
+    releases = tested(data)
+    checks, failed_on = set(), {}  # failing plain checks ("path:line"); releases they fail on
+    for release in releases:
+        for other in release.get("other", []):
+            if other.startswith(f"{page.path}:"):
+                checks.add(other.split(": ", 1)[0])
+                failed_on[release["jax"]] = True
+    ids = [claim.id for claim in claims(page)]
+    if not releases or (not ids and not checks):
+        return ""
+    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
+    first, last = releases[0]["jax"], releases[-1]["jax"]
+    span = f"the [{len(releases)} JAX releases tested]({link}) ({first}{DASH}{last})"
+    held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
+    head = {1: "The one claim", 2: "Both claims"}.get(held, f"All {held} claims")
+    head = head if held == len(ids) else f"{held} of the {len(ids)} claims"
+    parts = [f"{head} on this page {'holds' if held == 1 else 'hold'} on {span}"] if ids else []
+    parts += [_not_holding_words(data, ids)] if held < len(ids) else []
+    if checks:
+        one = len(checks) == 1
+        noun, rest = ("check", "(not a claim) fails") if one else ("checks", "(not claims) fail")
+        kind = f"other {noun} {rest}" if ids else f"[{noun}]({link}) on this page {rest}"
+        parts.append(f"{len(checks)} {kind} on {_and(list(failed_on))}")
+    return "; ".join(parts) + "."
+
+
+def _and(words: list[str]) -> str:
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
+def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
+    """``1 broken on 0.11.2, 3 not run on 0.9.2 and 0.10.2``: one group per verdict and count."""
+    groups: dict[tuple[str, int], list[str]] = {}
+    for release in tested(data):
+        found = [(verdict(data, release, c) or {"verdict": NOT_RUN})["verdict"] for c in claim_ids]
+        for verdict_, count in Counter(found).items():
+            if verdict_ != HOLDS:
+                groups.setdefault((verdict_, count), []).append(release["jax"])
+    return ", ".join(f"{count} {word} on {_and(jax)}" for (word, count), jax in groups.items())
+
+
+def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
+    """An edit that puts the page note on the line after the H1 of course and track pages."""
+    if not page.path.startswith(policy().noted_pages) or not page.title_end:
+        return None
+    note = page_note(page, data, page.path)
+    if not note:
+        return None
+    return page.title_end, page.title_end, f"\n{note}\n{{: .jd-compat }}\n"
+
+
+# ---------------------------------------------------------------- the version-notes page
+
+
+def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str) -> str:
+    """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
+    a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
+    here = posixpath.dirname(page_path)
+    names, separators = header(data)
+    sections = []
+    for path, parsed in sorted(pages.items()):
+        rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
+        if not rows:
+            continue
+        fold = "???+" if any_broken(data, claim_ids) else "???"
+        count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
+        summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
+        table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
+        body = _indent(table + "\n".join(rows))
+        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
+    if not sections:
+        return "No contracts or facts on the site yet.\n"
+    return f"{verified_with(env)}\n\n" + "\n".join(sections) + details(data)
+
+
+def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
+    """One table row per contract and fact of a page, and the claims' matrix ids."""
+    rows = []
+    found = claims(parsed)
+    for claim in found:
+        block = parsed.blocks[claim.blocks[0]]
+        if claim.kind == "contract":
+            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
+        else:
+            what = _cell(block.fact)
+        link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
+        rows.append(f"| {link} | {what} |{cells(data, claim.id)}")
+    return rows, [claim.id for claim in found]
+
+
+def verified_with(env: dict) -> str:
+    """One sentence for the JAX the build itself ran every page with."""
+    if not env:
+        return "This build ran no page."
+    return (
+        f"This build checked every claim below by running its page with JAX {env['jax']}. "
+        "Open a page to see each claim, the section it comes from, "
+        "a link to the code that proves it and its verdict on each release tested."
+    )
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))

@@ -1,0 +1,1 @@
+"""Maintainer tools (drift, matrix, scaffold, page outputs): never imported by the build."""

@@ -1,0 +1,172 @@
+"""Which JAX releases each claim holds on: ``nox -s matrix`` records it, the build renders it.
+
+A claim is a ❌/✅ contract (the pair) or a ``fact`` block. Its id is the page (relative to
+``docs/``, without ``.md``), the kind and a hash of its code with blank lines and trailing spaces
+dropped, e.g. ``course/pitfalls/contract-1a2b3c4d``: moving the block or editing the prose
+around it keeps the id. Editing the code makes a new id, on purpose, since the verdicts
+recorded for the old code may not hold for the new; when the edit cannot change any verdict
+(a renamed variable, a comment), map the new id to the old one in the data file's
+``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release. The next
+``nox -s matrix`` writes the new ids and drops the aliases.
+
+The nox session installs each release into its own venv and runs
+``python -m engine.tools.matrix --record REQUIREMENT`` there; each call runs every page through
+the drift machinery (``engine.tools.drift``) and adds one release to
+``docs/data/compatibility.json``.
+The build only reads that file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+import urllib.request
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.page.claims import claims
+from engine.page.model import ROOT, Page
+from engine.page.parser import read_pages
+from engine.site.version_notes import BROKEN, DATA, HOLDS, NOT_RUN, load, pinned_versions
+
+INDEX = "https://pypi.org/simple/jax/"
+
+
+# ---------------------------------------------------------------- recording a release
+
+
+def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
+    """Each claim's verdict from a drift run of the page (its failures and block outcomes)."""
+    result = {}
+    crashed = next((f.summary for f in failures if f.index is None), "")
+    for claim in claims(page):
+        broke = [f for f in failures if f.index in claim.blocks]
+        if broke:
+            first = broke[0]
+            result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
+            if first.follows:
+                result[claim.id]["after_earlier_failure"] = True
+            continue
+        missing = [i for i in claim.blocks if outcomes[i] is None]
+        skipped = [i for i in claim.blocks if outcomes[i] is not None and outcomes[i].skipped]
+        if missing or skipped:
+            why = "skipped on the site" if skipped else crashed or "not reached"
+            result[claim.id] = {"verdict": NOT_RUN, "why": why}
+        else:
+            result[claim.id] = {"verdict": HOLDS}
+    return result
+
+
+def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
+    """Run every page under the installed JAX and return this release's entry."""
+    from engine import drift  # needs the engine's run machinery, which the build never does
+    from engine.run.cache import CACHE_DIR, environment_fingerprint
+
+    started = time.monotonic()
+    fingerprint = environment_fingerprint()
+    entry = {
+        "requirement": requirement,
+        "jax": fingerprint["versions"]["jax"],
+        "jaxlib": fingerprint["versions"]["jaxlib"],
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "platform": fingerprint["platform"],
+        "python": sys.version.split()[0],
+        "verdicts": {},
+        "other": [],
+    }
+    for page in pages:
+        print(f"matrix: {page.path}", file=sys.stderr, flush=True)
+        report = drift.check_page(page, cache_dir, CACHE_DIR, fingerprint)
+        entry["verdicts"].update(verdicts(page, report.failures, report.outcomes))
+        in_claims = {i for claim in claims(page) for i in claim.blocks}
+        entry["other"] += [
+            f"{f.where}: {f.summary}" for f in report.failures if f.index not in in_claims
+        ]
+    entry["seconds"] = round(time.monotonic() - started, 1)
+    return entry
+
+
+def uninstallable(requirement: str) -> dict:
+    python = ".".join(sys.version.split()[0].split(".")[:2])
+    return {"requirement": requirement, "not_installable": f"not installable on Python {python}"}
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+def save(entry: dict, path: Path, new: bool = False) -> dict:
+    """Add (or replace) one release in the data file; ``new`` starts the file afresh."""
+    data = {"aliases": {}, "releases": []} if new or not path.is_file() else load(path)
+    same = entry.get("jax") or entry["requirement"]
+    data["releases"] = [
+        r for r in data["releases"] if (r.get("jax") or r["requirement"]) != same
+    ] + [entry]
+    data["releases"].sort(key=lambda r: version_key(r.get("jax") or r["requirement"]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return data
+
+
+def default_releases(pinned: str, versions: list[str]) -> list[str]:
+    """The newest patch of each of the three newest minor series; a series whose newest patch is
+    the pinned release is left out (the pinned run covers it)."""
+    newest: dict[tuple[int, ...], str] = {}
+    for version in versions:
+        if re.fullmatch(r"\d+(\.\d+)+", version):
+            series = version_key(version)[:2]
+            if version_key(version) > version_key(newest.get(series, "0")):
+                newest[series] = version
+    others = [newest[s] for s in sorted(newest, reverse=True) if newest[s] != pinned]
+    return [f"jax=={version}" for version in others[:3]]
+
+
+def index_versions() -> list[str]:
+    """Every jax version the package index lists (its JSON simple API, as pip and uv use)."""
+    request = urllib.request.Request(
+        INDEX, headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)["versions"]
+
+
+# ---------------------------------------------------------------- reading and rendering
+
+
+# ---------------------------------------------------------------- command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine.tools.drift import DRIFT_CACHE
+
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.matrix", description=__doc__)
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--record", metavar="REQUIREMENT", help="run every page, add a release")
+    action.add_argument("--uninstallable", metavar="REQUIREMENT", help="record a failed install")
+    action.add_argument("--default-releases", action="store_true", help="print the default list")
+    parser.add_argument("--new", action="store_true", help="start the data file afresh")
+    parser.add_argument("--data", type=Path, default=ROOT / DATA)
+    parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
+    args = parser.parse_args(argv)
+    if args.default_releases:
+        print("\n".join(default_releases(pinned_versions()["jax"], index_versions())))
+        return 0
+    if args.uninstallable:
+        save(uninstallable(args.uninstallable), args.data, args.new)
+        return 0
+    entry = record(args.record, read_pages([]), args.cache_dir)
+    save(entry, args.data, args.new)
+    counts = Counter(v["verdict"] for v in entry["verdicts"].values())
+    print(
+        f"matrix: jax {entry['jax']}: {dict(counts)}, {len(entry['other'])} other failure(s), "
+        f"{entry['seconds']:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

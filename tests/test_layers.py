@@ -1,0 +1,87 @@
+"""The engine's layers: import contracts (import-linter), module size, complexity rules.
+
+The contracts live in pyproject.toml's ``[tool.importlinter]``: page <- run <- site <- tools,
+the build never imports a tool, the learner runtime imports no engine module.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from engine.page.model import ROOT
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+MAX_MODULE_LINES = 400
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--config", str(ROOT / "pyproject.toml")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_contracts_hold():
+    done = lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 kept, 0 broken" in done.stdout
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """The engine and the learner runtime, copied where a test may break them."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copytree(
+        ROOT / "snippets", tmp_path / "snippets", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    return tmp_path
+
+
+def add_import(path: Path, line: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(f"{text}\n{line}  # noqa\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "broken"),
+    [
+        ("engine/site/hook.py", "from engine.tools import matrix", "imports no maintainer tool"),
+        ("engine/run/pages.py", "from engine.site import hook", "each layer imports only"),
+        ("engine/page/markers.py", "import engine.run.results", "each layer imports only"),
+        ("snippets/jitkit.py", "from engine.page import markers", "imports no engine module"),
+        ("snippets/check_solution.py", "import engine.run.pages", "imports no engine module"),
+    ],
+)
+def test_a_wrong_import_breaks_a_contract(copy, module, line, broken):
+    add_import(copy / module, line)
+    done = lint_imports(copy)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert any(broken in row and "BROKEN" in row for row in done.stdout.splitlines())
+
+
+def test_no_module_is_long():
+    """Past ~400 lines a module holds two ideas; split it by what it does."""
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for folder in ("engine", "snippets")
+        for path in (ROOT / folder).rglob("*.py")
+    }
+    assert sizes, "no module found"
+    long = {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES}
+    assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_ruff_checks_complexity():
+    """Short units are held by ruff (run by `nox -s lint`), not by a budget of our own."""
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
+    assert {"C901", "PLR0912", "PLR0915"} <= set(lint["lint"]["select"])
+    assert lint["lint"]["mccabe"]["max-complexity"] <= 10

@@ -1,0 +1,307 @@
+"""The run layer: block contracts, time limits, isolation between pages, the cache, charts,
+timing claims, and what a failure says."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from engine.run import cache, pages
+from engine.run.execute import execute_block, new_namespace
+from engine.run.isolation import restore_state, snapshot_state
+from engine.run.pages import PageFailure, execute_pages, run_page
+from tests.demo_pages import PAIR_GOOD, fence, page
+
+# ---------------------------------------------------------------- contracts
+
+
+def test_unexpected_exception_names_page_line_and_frames():
+    demo = page("# Demo\n\n" + fence("x = 1\nraise KeyError('missing')"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:3: unexpected exception")
+    assert "KeyError: 'missing'" in message
+    assert 'File "docs/demo/test-page.md", line 5' in message  # the traceback's last frame
+
+
+def test_bad_block_that_runs_clean_fails():
+    demo = page(fence("x = 1", "bad: raises ValueError") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r":2: the ❌ block should raise ValueError, but it ran"):
+        run_page(demo)
+
+
+def test_bad_block_with_the_wrong_error_fails():
+    demo = page(fence("int('x')", "bad: raises TypeError") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"should raise TypeError, but it raised ValueError"):
+        run_page(demo)
+
+
+def test_bad_block_with_the_declared_error_renders_it():
+    demo = page(fence("int('x')", "bad: raises ValueError") + PAIR_GOOD)
+    result = run_page(demo)
+    assert result.outcomes[0].error.startswith("ValueError: invalid literal for int()")
+    assert result.outcomes[1].output == "fixed\n"
+
+
+def test_bad_asserts_block_whose_assertions_stop_holding_fails():
+    demo = page(fence("assert 1 + 1 == 3, 'wrong on purpose'", "bad: asserts") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"the ❌ block's assertions do not hold"):
+        run_page(demo)
+
+
+def test_bad_warns_block_must_warn():
+    demo = page(fence("x = 1", "bad: warns UserWarning") + PAIR_GOOD)
+    with pytest.raises(PageFailure, match=r"should warn UserWarning, but it emitted no warning"):
+        run_page(demo)
+
+
+def test_good_block_that_raises_fails():
+    demo = page(fence("1 / 0", "bad: raises ZeroDivisionError") + fence("1 / 0", "good"))
+    with pytest.raises(PageFailure, match=r":6: unexpected exception .*ZeroDivisionError"):
+        run_page(demo)
+
+
+# ---------------------------------------------------------------- hangs
+
+
+def test_hanging_block_is_stopped_by_its_own_time_limit():
+    demo = page(fence("import time\ntime.sleep(60)", "timeout: 1"))
+    with pytest.raises(PageFailure, match=r":2: block did not finish within 1 s"):
+        run_page(demo)
+
+
+def test_block_deaf_to_signals_is_killed_by_the_parent(monkeypatch):
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    code = (
+        "import signal, time\n"
+        "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
+        "time.sleep(60)"
+    )
+    demo = page(fence(code, "timeout: 1"))
+    with pytest.raises(PageFailure, match=r":2: block did not finish within 2 s and was stopped"):
+        run_page(demo)
+
+
+# ---------------------------------------------------------------- isolation
+
+
+X64_PAGE = fence(
+    "jax.config.update('jax_enable_x64', True)\nassert jnp.zeros(1).dtype == jnp.float64"
+)
+
+
+DEFAULTS_PAGE = fence("assert jnp.zeros(1).dtype == jnp.float32, jnp.zeros(1).dtype")
+
+
+def test_build_isolates_jax_config_between_pages(tmp_path):
+    first, second = page(X64_PAGE, "docs/a/first.md"), page(DEFAULTS_PAGE, "docs/a/second.md")
+    results = execute_pages([first, second], cache_dir=tmp_path, report=lambda line: None)
+    assert len(results["docs/a/second.md"].outcomes) == 1
+
+
+def test_test_suite_isolates_jax_config_between_pages():
+    first, second = page(X64_PAGE, "docs/a/first.md"), page(DEFAULTS_PAGE, "docs/a/second.md")
+    state = snapshot_state()
+    try:
+        execute_block(first.blocks[0], new_namespace())
+    finally:
+        restore_state(state)
+    execute_block(second.blocks[0], new_namespace())  # raises if x64 leaked
+
+
+def test_without_restore_the_config_would_leak():
+    """The control for the test above: the leak it prevents is real."""
+    import jax
+
+    state = snapshot_state()
+    try:
+        execute_block(page(X64_PAGE).blocks[0], new_namespace())
+        assert jax.config.values["jax_enable_x64"] is True
+    finally:
+        restore_state(state)
+    assert jax.config.values["jax_enable_x64"] is False
+
+
+# ---------------------------------------------------------------- cache
+
+
+def test_corrupt_cache_entry_is_detected_and_recomputed(tmp_path):
+    demo = page(fence("print('hello')"))
+    lines: list[str] = []
+    execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    entry = next(tmp_path.glob("*.json"))
+    data = json.loads(entry.read_text())
+    data["result"]["outcomes"][0]["output"] = "tampered\n"
+    entry.write_text(json.dumps(data))
+    results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    assert results[demo.path].outcomes[0].output == "hello\n"
+    entry.write_text(entry.read_text()[:40])  # truncated
+    results = execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    assert [("executed" in line) for line in lines] == [True, True, True]
+
+
+def test_warm_run_executes_nothing(tmp_path):
+    demo = page(fence("print('hello')"))
+    lines: list[str] = []
+    execute_pages([demo], cache_dir=tmp_path, report=lines.append)
+    result = execute_pages([demo], cache_dir=tmp_path, report=lines.append)[demo.path]
+    assert result.cached and "cached" in lines[1]
+
+
+def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
+    demo = page(fence("print('hello')"))
+    before = cache.cache_key(demo, cache.environment_fingerprint())
+    real_version = cache._version
+    monkeypatch.setattr(
+        cache, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
+    )
+    after = cache.cache_key(demo, cache.environment_fingerprint())
+    assert before != after
+
+
+def test_prose_edits_keep_the_key_and_code_edits_change_it():
+    fingerprint = cache.environment_fingerprint()
+    original = cache.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
+    reworded = cache.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
+    recoded = cache.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
+    assert original == reworded != recoded
+
+
+def test_imported_local_module_is_part_of_the_key():
+    modules = cache.project_files(["from jitkit import time_it"])
+    assert "def time_it" in modules["snippets/jitkit.py"]
+
+
+# ---------------------------------------------------------------- facts and version notes
+
+
+def test_fact_that_stops_holding_names_the_fact():
+    demo = page(fence("assert jnp.zeros(2).dtype == jnp.int8", "fact: zeros are int8"))
+    with pytest.raises(PageFailure, match=r":2: the fact 'zeros are int8' does not hold"):
+        run_page(demo)
+
+
+# ---------------------------------------------------------------- charts
+
+
+CHART = """
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.bar(["eager", "jit"], [3.0, 1.0])
+ax.set_ylabel("ms per call")
+"""
+
+
+def test_figure_without_alt_text_fails_naming_the_line_that_made_it():
+    demo = page(fence(CHART))
+    with pytest.raises(PageFailure, match=r":1: a figure has no alt text \(made at [^)]*:3\)"):
+        run_page(demo)  # the fence opens on line 1; plt.subplots() is on page line 3
+
+
+def test_figure_is_rendered_light_and_dark_with_the_page_font():
+    demo = page(fence(CHART + "fig.set_label('Bar chart: eager 3 ms, jit 1 ms')"))
+    (figure,) = run_page(demo).outcomes[0].figures
+    assert figure.alt == "Bar chart: eager 3 ms, jit 1 ms"
+    assert "#1f1f1f" in figure.light and "#e3e3e3" not in figure.light
+    assert "#e3e3e3" in figure.dark and "#1f1f1f" not in figure.dark
+    assert "DejaVu" not in figure.light and "font-family:system-ui" in figure.light
+
+
+def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
+    modules = cache.project_files(["from check_solution import checks_for"])
+    assert "snippets/check_solution.py" in modules
+    assert not [name for name in modules if name.startswith("engine/")]  # learner code only
+    assert any(name.startswith("snippets/_checks/") for name in modules)
+
+
+# ---------------------------------------------------------------- timing claims
+
+
+def test_timing_claims_come_back_with_their_page_line():
+    code = "from jitkit import claim_ratio\n\nclaim_ratio('x vs y', 8.0, at_least=2)"
+    demo = page("# Demo\n\nSome prose.\n\n" + fence(code))
+    result = run_page(demo)
+    (claim,) = result.outcomes[0].timing_claims
+    assert claim["where"] == "docs/demo/test-page.md:8"  # the fence opens on line 5
+    assert (claim["label"], claim["measured"], claim["at_least"]) == ("x vs y", 8.0, 2)
+    summary = pages.timing_summary({"p": result})
+    assert summary == (
+        "jitdocs: timing claims: 1, smallest margin 4.0x at docs/demo/test-page.md:8 "
+        "(x vs y: measured 8.00x)"
+    )
+
+
+def test_a_failed_timing_claim_travels_with_the_failure():
+    code = "from jitkit import claim_ratio\nclaim_ratio('x vs y', 1.5, at_least=2)"
+    with pytest.raises(PageFailure) as caught:
+        run_page(page("# Demo\n\n" + fence(code)))
+    (claim,) = caught.value.timing_claims
+    assert claim["measured"] == 1.5 and pages.claim_margin(claim) == 0.75
+
+
+# ---------------------------------------------------------------- defects found by fault injection
+
+
+def test_syntax_error_names_the_page_line_not_example():
+    demo = page("# Demo\n\n" + fence("x = 1\nprint(x))"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert "<example>" not in message
+    assert message.startswith("docs/demo/test-page.md:3: unexpected exception")
+    assert "SyntaxError: unmatched ')' (test-page.md, line 5)" in message
+    assert 'File "docs/demo/test-page.md", line 5' in message
+
+
+def test_sys_exit_in_a_block_names_the_block():
+    demo = page("# Demo\n\n" + fence("print('ran')") + "\n" + fence("import sys\nsys.exit()"))
+    with pytest.raises(PageFailure) as caught:
+        run_page(demo)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:7: unexpected exception")
+    assert "SystemExit" in message and "exited" not in message
+
+
+def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
+    """mkdocs --strict fails on any WARNING; a corrupt entry that simply runs again is no fault."""
+    demo = page(fence("print('hello')"))
+    execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    entry = next(tmp_path.glob("*.json"))
+    entry.write_text(entry.read_text()[:40])
+    with caplog.at_level("DEBUG", logger="mkdocs.jitdocs"):
+        results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    assert results[demo.path].outcomes[0].output == "hello\n"
+    notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
+    assert notes and all(r.levelno < logging.WARNING for r in notes)
+
+
+# ---------------------------------------------------------------- what a failure blames
+
+
+def test_a_failure_blames_jax_only_when_the_code_passed_before_with_another_jax(tmp_path):
+    demo = page("# Demo\n\n" + fence("assert 1 + 1 == 2"))
+    code = cache.code_key(demo)
+    result = run_page(demo)
+    cache.store(demo, "some key", result, tmp_path, code)
+    same_jax = pages.last_pass_hint(demo, code, tmp_path)
+    assert "passed before with this JAX" in same_jax and "stress" in same_jax
+
+    result.environment = {**result.environment, "jax": "0.0.1"}
+    cache.store(demo, "some key", result, tmp_path, code)
+    other_jax = pages.last_pass_hint(demo, code, tmp_path)
+    assert "unchanged since it last passed, with jax 0.0.1" in other_jax
+
+    assert pages.last_pass_hint(demo, "edited code", tmp_path) == ""  # new code: no blame on JAX
+    assert pages.last_pass_hint(demo, code, tmp_path / "empty") == ""  # never passed
+
+
+def test_a_failing_page_message_says_does_not_hold_without_guessing(tmp_path):
+    demo = page("# Demo\n\n" + fence("assert 2 > 3", "fact: two beats three"))
+    with pytest.raises(PageFailure) as caught:
+        pages.execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
+    message = str(caught.value)
+    assert "the fact 'two beats three' does not hold" in message
+    assert "JAX" not in message.split("\n")[0]  # a brand-new claim is not blamed on JAX

@@ -1,0 +1,175 @@
+"""The site layer: what the hook renders (outputs, version notes, tokens, sections)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engine.page.model import ROOT
+from engine.run.pages import run_page
+from tests.demo_pages import PAIR_GOOD, fence, page
+
+# ---------------------------------------------------------------- output
+
+
+def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
+    """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
+    from engine.page.syntax import code_fence as render_fence
+
+    rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
+    assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
+    demo = page(fence("jax.config.update('jax_log_compiles', True)\njax.jit(lambda v: v + 1)(1.0)"))
+    output = run_page(demo).outcomes[0].output
+    assert "Compiling jit(<lambda>)" in output
+
+
+# ---------------------------------------------------------------- facts and version notes
+
+
+def test_version_notes_list_every_contract_and_fact_with_links():
+    from engine.site import version_notes
+
+    text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
+    text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
+    demo = page(text, "docs/course/demo.md")
+    env = {"jax": "0.12.0.1"}
+    notes = "docs/reference/version-notes.md"
+    text = version_notes.render({demo.path: demo}, None, env, notes)
+    assert text.startswith(
+        "This build checked every claim below by running its page with JAX 0.12.0.1."
+    )
+    assert '??? abstract "Demo page: 2 claims, no release tested"' in text
+    rows = [line.strip() for line in text.splitlines() if line.strip().startswith("| [")]
+    assert rows == [
+        "| [contract 1](../course/demo.md#contract-1) | ❌ raises ValueError (Branching) |",
+        "| [fact 1](../course/demo.md#fact-1) | addition works |",
+    ]
+
+
+# ---------------------------------------------------------------- rendering: tokens and sections
+
+
+def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
+    from engine.site.hook import unwrap_plain_tokens
+
+    name, space = '<span class="n">x</span>', '<span class="w"> </span>'
+    styled = '<span class="o">=</span><span class="nb">len</span>'
+    assert unwrap_plain_tokens(name + space + styled) == "x " + styled
+
+
+def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
+    """Unwrapping name and whitespace tokens changes nothing on screen only while this holds."""
+    import material
+
+    themes = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
+    sheets = [*themes.glob("*.min.css"), *(ROOT / "docs" / "assets").glob("*.css")]
+    css = "\n".join(sheet.read_text(encoding="utf-8") for sheet in sheets)
+    assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}
+    assert not re.search(r"\.highlight [^{}]*\.[nw][\s,{:)]", css.replace(".highlight .n{", "{"))
+
+
+def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
+    from engine.site.sections import (
+        FIRST_SCREEN_PX,
+        MAX_SECTION_PX,
+        estimated_height,
+        least_heights,
+        wrap_sections,
+    )
+
+    paragraph = "<p>" + "word " * 60 + "</p>\n"
+    code = '<div class="highlight"><pre><code>' + "x = 1\n" * 30 + "</code></pre></div>\n"
+    question = '<div class="jd-quiz"><h2 id="q1">Question</h2>' + paragraph + "</div>\n"
+    # the last of these paragraphs starts just above FIRST_SCREEN_PX, at the least
+    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // least_heights(paragraph)[0] + 1)
+    content = first_screen + '<h2 id="a">A</h2>\n' + (paragraph + code) * 6 + question + paragraph
+
+    wrapped = wrap_sections(content)
+    section = r'<section class="jd-section" style="([^"]*)">(.*?)</section>'
+    sections = re.findall(section, wrapped, re.S)
+    assert re.sub(r"</?section[^>]*>", "", wrapped) == content  # nothing lost, nothing moved
+    assert wrapped.startswith(first_screen)
+    assert len(sections) >= 3  # the run after the heading is split, the question left whole
+    assert all("<h2" not in body for _, body in sections)  # so the question stays whole, outside
+    for style, body in sections:
+        assert style == f"contain-intrinsic-size: auto {estimated_height(body)}px"
+        assert estimated_height(body) < MAX_SECTION_PX + estimated_height(paragraph + code)
+
+
+def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tall():
+    """A placeholder painted on screen in the first frame would shift what follows it."""
+    from engine.site.sections import FIRST_SCREEN_PX, wrap_sections
+
+    tall = (
+        '<div class="highlight"><pre><code>' + "x = 1\n" * FIRST_SCREEN_PX + "</code></pre></div>"
+    )
+    wrapped = wrap_sections("<p>intro</p>\n" + tall + "\n<p>after</p>\n")
+    assert wrapped.startswith("<p>intro</p>\n" + tall)
+    assert '<section class="jd-section"' in wrapped  # what follows it is still wrapped
+
+
+def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
+    """Chromium paints the first frame with placeholders: a short section on screen then shrinks
+    and pulls what follows into view. A collapsed block or a hidden tab takes no room."""
+    from engine.site.sections import FIRST_SCREEN_PX, least_heights, wrap_sections
+
+    code = "<pre><code><span>x</span> = 1\n" * 9 + "y = 2\n</code></pre>"
+    assert least_heights(code) == (12 + 10 * 15 + 16,) * 2  # gap, lines, padding
+    assert least_heights(f"<details><summary>Setup</summary>{code}</details>") == (0, 0)
+    opened = f"<details open><summary>Setup</summary>{code}</details>"
+    assert least_heights(opened) == (12 + 166 + 20,) * 2
+    assert least_heights(f'<div class="tabbed-block">{code}</div><div hidden>{code}</div>') == (
+        0,
+        0,
+    )
+    prose = "<p>" + "w " * 200 + "</p>"  # 399 characters: 7 lines of 60, or 3 of 180
+    assert least_heights("<ul><li>a</li><li>b</li></ul>" + prose) == (24 + 9 * 20, 24 + 5 * 20)
+    table = "<table><tr><th>a</th></tr><tr><td>b</td></tr></table>"
+    assert least_heights(table) == (12 + 2 * 24 + 2 * 20,) * 2
+
+    collapsed = "<details><summary>Setup</summary>" + code * FIRST_SCREEN_PX + "</details>\n"
+    short = "<p>A short cell.</p>\n"
+    wrapped = wrap_sections(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short * 200)
+    assert wrapped.startswith(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short)
+
+
+def test_sections_a_wider_first_screen_reaches_are_marked_near():
+    """A phone's first screen ends sooner than a wider one's; the CSS always draws NEAR sections
+    on a wider screen, so no placeholder is on screen at load there either."""
+    from engine.site.sections import FIRST_SCREEN_PX, NEAR, least_heights, wrap_sections
+
+    paragraph = "<p>" + "word " * 72 + "</p>\n"  # 359 characters: 6 lines on a phone, 2 wide
+    phone, wide = least_heights(paragraph)
+    assert phone > 2 * wide
+    wrapped = wrap_sections(paragraph * (3 * FIRST_SCREEN_PX // wide))
+    starts = [
+        (match[1], wrapped[: match.start()].count("<p>") * wide)  # the least height above it
+        for match in re.finditer(r'<section class="([^"]*)"', wrapped)
+    ]
+    assert starts[0][0] == f"jd-section {NEAR}" and starts[-1][0] == "jd-section"
+    for classes, above in starts:
+        assert (NEAR in classes) == (above < FIRST_SCREEN_PX), (classes, above)
+
+
+def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
+    from engine.site.sections import wrap_sections
+
+    heading = '<div class="jp-Cell"><h2 id="part">Part</h2></div>\n'
+    cell = '<div class="jp-Cell"><pre>' + "x = 1\n" * 40 + "</pre></div>\n"
+    cells = heading + cell * 4 + heading + cell * 4
+    wrapped = wrap_sections(
+        f'<div class="jupyter-wrapper"><div class="jp-Notebook">{cells}</div></div>'
+    )
+
+    assert wrapped.startswith('<div class="jupyter-wrapper"><div class="jp-Notebook">')
+    assert wrapped.endswith("</div></div>") and wrapped.count('class="jd-section"') >= 2
+    sections = re.findall(r"<section[^>]*>(.*?)</section>", wrapped, re.S)
+    assert sections and all("<h2" not in body for body in sections)  # headings stay outside
+    assert wrapped.split("<section", 1)[0].count("<pre") == 2  # the first screen stays bare
+
+
+def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
+    from engine.site.sections import wrap_sections
+
+    assert wrap_sections("<p>short</p>\n<p>page</p>\n") == "<p>short</p>\n<p>page</p>\n"
+    assert wrap_sections("") == ""
