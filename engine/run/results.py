@@ -93,10 +93,11 @@ class Kind(StrEnum):
     FIGURE = "figure"  # a chart without alt text
     CRASH = "crash"  # the page's process died
     OUTPUT = "output"  # a block printed more than its limit
+    SHARED_CPU = "shared-cpu"  # a timing claim measured while other work ran beside it
 
 
 CONTRACT, ASSERTION, RAISED, TIMEOUT = Kind.CONTRACT, Kind.ASSERTION, Kind.RAISED, Kind.TIMEOUT
-FIGURE, CRASH, OUTPUT = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT
+FIGURE, CRASH, OUTPUT, SHARED_CPU = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT, Kind.SHARED_CPU
 
 
 @dataclass
