@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import statistics
 import sys
@@ -30,6 +31,7 @@ from jax import monitoring
 __all__ = [
     "TIMING_CLAIMS",
     "CompileCount",
+    "SharedCPUError",
     "Timing",
     "TimingClaim",
     "assert_faster",
@@ -205,6 +207,27 @@ class TimingClaim:
 TIMING_CLAIMS: list[TimingClaim] = []  # every claim checked in this process, in order
 
 
+# The site's build and tests set this where other work shares the CPU (pages run side by side,
+# pytest-xdist workers). A speed measured there says nothing, so a claim refuses to be made.
+SHARED_CPU_VARIABLE = "JITDOCS_SHARED_CPU"
+
+
+class SharedCPUError(RuntimeError):
+    """A timing claim was about to be measured while other work shares the CPU."""
+
+
+def _refuse_shared_cpu(label: str) -> None:
+    beside = os.environ.get(SHARED_CPU_VARIABLE)
+    if beside:
+        raise SharedCPUError(
+            f"timing claim {label!r} refused: other work runs beside it ({beside}). Code that "
+            "claims a speed runs alone. The build and the tests find it by the names "
+            "assert_faster and claim_ratio in a page's code or a project module it imports, "
+            "in a test function's source, or in a page or file a test is parametrized with; "
+            "a test that makes a claim any other way needs @pytest.mark.timing."
+        )
+
+
 def _caller() -> tuple[str, int]:
     """File and line of the first frame outside this module: where the claim was written."""
     frame = sys._getframe(1)
@@ -229,6 +252,7 @@ def claim_ratio(
     """
     if at_least is None and at_most is None:
         raise ValueError("claim_ratio needs at_least, at_most or both")
+    _refuse_shared_cpu(label)
     claim = _record(label, measured, at_least, at_most)
     if not claim.holds:
         raise AssertionError(f"{label}: measured {measured:.2f}x, required {claim.required}")
@@ -252,6 +276,7 @@ def assert_faster(
     The best attempt is recorded in ``TIMING_CLAIMS``.
     """
     label = label or f"{_name(slow)} time / {_name(fast)} time"
+    _refuse_shared_cpu(label)
     attempts, best = [], 0.0
     for _ in range(retries):
         slow_t = time_it(slow, *args, runs=runs, number=number)

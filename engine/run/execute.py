@@ -21,7 +21,6 @@ from engine.page.model import Block
 from engine.run import results, terminal
 from engine.run.figures import MissingAltText, collect_figures
 from engine.run.results import Failure, Outcome
-from engine.run.timing import refuse_shared_cpu
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -103,11 +102,9 @@ def _outcome(
     output = terminal.clean(buffer.getvalue())
     outcome = Outcome(output=output, seconds=seconds, stopped=stopped)
     outcome.timing_claims = drain_timing_claims(block)
-    refused = refuse_shared_cpu(block.where, [c["label"] for c in outcome.timing_claims])
-    if refused:
-        failure = Failure(results.SHARED_CPU, block.page, block.line, summary=refused)
-        failure.message, failure.timing_claims = refused, outcome.timing_claims
-        raise BlockFailure(failure)
+    if type(error).__name__ == "SharedCPUError":  # jitkit's: a claim where the CPU is shared
+        summary = "a timing claim ran beside other work:"
+        raise _failure(block, results.SHARED_CPU, summary, error=error)
     try:
         _check_contract(block, error, warned, outcome)
     except BlockFailure as error:
