@@ -131,14 +131,43 @@ def ensure_browser(session: nox.Session, required: bool = False) -> None:
 def tests(session: nox.Session) -> None:
     """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
 
-    tests/browser builds the site and drives a Chromium-family browser (Debian's chromium is
-    installed with apt when there is none and the session runs as root; elsewhere the browser
-    tests are reported as not run):
-    console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
+    Three steps. The site is built once (its pages' code runs as `nox -s docs` runs it) for the
+    browser tests. The tests that measure time (marked `timing` by conftest.py from their code)
+    run alone. Then every other test runs on every core (pytest-xdist). Arguments go to both
+    pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
+
+    tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
+    there is none and the session runs as root; elsewhere the browser tests are reported as not
+    run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
     """
     install(session, "test")
     ensure_browser(session)
-    session.run("pytest", *session.posargs)
+    env = {}
+    if selects_browser_tests(session.posargs):
+        site = Path(session.create_tmp()) / "test-site"
+        session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
+        env["JITDOCS_SITE_DIR"] = str(site)
+    no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
+    session.log("The tests that measure time, alone:")
+    session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, no_tests])
+    session.log("Every other test, on every core:")
+    session.run(
+        "pytest",
+        *("-m", "not timing", "--numprocesses", "auto", "--dist", "loadgroup"),
+        *session.posargs,
+        env=env,
+        success_codes=[0, no_tests],
+    )
+
+
+def selects_browser_tests(args: list[str]) -> bool:
+    """Do these pytest arguments run tests/browser? (No path given: every test runs.)"""
+    paths = [Path(arg.split("::")[0]) for arg in args if not arg.startswith("-")]
+    paths = [path.resolve() for path in paths if (ROOT / path).exists() or path.exists()]
+    browser = (ROOT / "tests" / "browser").resolve()
+    return not paths or any(
+        path == browser or browser in path.parents or path in browser.parents for path in paths
+    )
 
 
 @nox.session(python=PYTHON)

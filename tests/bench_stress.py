@@ -27,29 +27,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.page.parser import read_page  # noqa: E402
-from engine.run.cache import project_files  # noqa: E402
 from engine.run.pages import PageFailure, claim_margin, run_page  # noqa: E402
+from engine.run.timing import measures_time  # noqa: E402
 
 MIN_MARGIN = 1.5
 CONDITIONS = ("idle", "loaded", "one-core")
-# A page times something when its code, or a module it imports, calls one of these.
-TIMING_WORDS = ("assert_faster", "claim_ratio")
 SPIN = "while True: pass"
 
 
 def timing_pages(selected: list[str]) -> list:
-    """Pages (all, or the ones named) whose code makes a recorded timing claim."""
+    """Pages (all, or the ones named) whose code makes a recorded timing claim: the rule the
+    build and the tests use to run them alone (engine/run/timing.py)."""
     paths = selected or [p.relative_to(ROOT).as_posix() for p in sorted(ROOT.glob("docs/**/*.md"))]
-    pages = []
-    for path in paths:
-        page = read_page(path)
-        sources = [block.source for block in page.blocks]
-        modules = project_files(sources)
-        modules.pop("snippets/jitkit.py", None)  # it defines the helpers: naming them is no claim
-        code = "\n".join(sources + list(modules.values()))
-        if any(word in code for word in TIMING_WORDS):
-            pages.append(page)
-    return pages
+    return [page for page in map(read_page, paths) if measures_time(page)]
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from timing_marks import checker_measures_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
@@ -41,6 +42,10 @@ def wrong_solutions() -> list[Path]:
     return sorted(path for name in EXERCISES for path in (WRONG / name).glob("wrong_*.py"))
 
 
+def wrong_solutions_marked() -> list:
+    return [timed_if(path, checker_measures_time(path.parent.name)) for path in wrong_solutions()]
+
+
 def named_check(path: Path) -> str:
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     named = [
@@ -56,13 +61,13 @@ def load(path: Path):
     return load_module(path, f"solution_{path.parent.name}_{path.stem}")
 
 
-@pytest.mark.parametrize("exercise", EXERCISES)
+@pytest.mark.parametrize("exercise", exercises(EXERCISES))
 def test_reference_solution_passes_every_check(exercise):
     results = run_checks(exercise, load(SOLUTIONS / f"{exercise}.py"))
     assert all(result.passed for result in results), "\n".join(map(str, results))
 
 
-@pytest.mark.parametrize("exercise", EXERCISES)
+@pytest.mark.parametrize("exercise", exercises(EXERCISES))
 def test_starter_fails_with_a_message_for_every_check(exercise):
     """The skeleton a learner starts from runs, and no check passes it by accident."""
     results = run_checks(exercise, load(SOLUTIONS / f"{exercise}_starter.py"))
@@ -70,7 +75,11 @@ def test_starter_fails_with_a_message_for_every_check(exercise):
     assert all(result.message for result in results)
 
 
-@pytest.mark.parametrize("path", wrong_solutions(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def solution_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+@pytest.mark.parametrize("path", wrong_solutions_marked(), ids=solution_id)
 def test_wrong_solution_fails_the_named_check(path: Path):
     name = named_check(path)
     results = {r.description: r for r in run_checks(path.parent.name, load(path))}

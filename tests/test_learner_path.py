@@ -142,6 +142,7 @@ def reference_solutions() -> dict[str, Path]:
     return found
 
 
+@pytest.mark.timing  # check.py runs every checker, and training_loop's times the solution
 def test_check_py_checks_every_exercise_and_lesson_in_a_fresh_venv(fresh_venvs, tmp_path):
     """The set-up page's packages, check.py from the site, an answer file: nothing else."""
     python = fresh_venvs.python(setup_pins("pip"))

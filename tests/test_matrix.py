@@ -154,6 +154,7 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
     assert skipped == {"verdict": version_notes.NOT_RUN, "why": "skipped on the site"}
 
 
+@pytest.mark.timing  # from a cold cache it runs every page, timing pages too
 def test_the_pinned_column_agrees_with_the_live_build():
     data = version_notes.load(ROOT / version_notes.DATA)
     (pinned,) = [r for r in version_notes.tested(data) if r["jax"] == PINNED]

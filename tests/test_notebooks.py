@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import timing_marks
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -74,7 +75,7 @@ def install_line(notebook: dict) -> list[str]:
     return pip.removeprefix("%pip install ").split()
 
 
-@pytest.mark.parametrize("page_path", PAGES)
+@pytest.mark.parametrize("page_path", timing_marks.pages(PAGES))
 def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs):
     """In a fresh venv made from the notebook's first cell alone: nothing else is installed."""
     kernel = fresh_venvs.kernel(install_line(build_notebook(read_page(page_path))))

@@ -28,5 +28,8 @@ def uses_claim_helpers(sources: list[str]) -> bool:
     """Do these sources, or a project module they import, name a claim helper?"""
     modules = project_files(sources)
     modules.pop(HELPERS_HOME, None)
-    code = "\n".join([*sources, *modules.values()])
+    return names_claim_helper("\n".join([*sources, *modules.values()]))
+
+
+def names_claim_helper(code: str) -> bool:
     return any(helper in code for helper in CLAIM_HELPERS)

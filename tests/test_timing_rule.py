@@ -1,0 +1,76 @@
+"""Which code measures time (engine/run/timing.py, conftest.py), and the guard behind the rule:
+code that claims a speed while other work runs beside it fails, and says how to mark it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from demo_pages import fence, page
+
+import jitkit
+from engine.page.model import ROOT, SNIPPETS
+from engine.run import timing
+
+
+def test_the_engine_and_jitkit_name_the_same_variable():
+    assert jitkit.SHARED_CPU_VARIABLE == timing.SHARED_CPU_VARIABLE
+
+
+def test_a_claim_where_the_cpu_is_shared_is_refused_before_it_is_recorded(monkeypatch):
+    jitkit.TIMING_CLAIMS.clear()
+    monkeypatch.setenv(timing.SHARED_CPU_VARIABLE, "a test beside it")
+    with pytest.raises(jitkit.SharedCPUError, match=r"a test beside it.*@pytest\.mark\.timing"):
+        jitkit.claim_ratio("x vs y", 8.0, at_least=2)
+    assert jitkit.TIMING_CLAIMS == []
+
+
+def test_a_page_measures_time_when_its_code_or_a_module_it_imports_claims_a_speed():
+    claiming = [
+        path
+        for path in sorted(SNIPPETS.glob("*/*.py"))
+        if timing.names_claim_helper(path.read_text(encoding="utf-8"))
+    ]
+    assert claiming, "no snippet claims a speed: this test needs a module that does"
+    dotted = ".".join(claiming[0].relative_to(SNIPPETS).with_suffix("").parts)
+    assert timing.measures_time(page("# D\n\n" + fence(f"import {dotted}")))
+    assert timing.measures_time(page("# D\n\n" + fence("from jitkit import claim_ratio")))
+    # jitkit defines the helpers: importing something else from it is no claim
+    assert not timing.measures_time(page("# D\n\n" + fence("from jitkit import count_compiles")))
+    assert not timing.measures_time(page("# D\n\n" + fence("print(1)")))
+
+
+INDIRECT_CLAIM = """
+import jitkit
+
+
+def test_names_a_helper():  # conftest.py marks it `timing`: deselected below
+    jitkit.claim_ratio("named", 8.0, at_least=2)
+
+
+def test_hides_the_helper():  # the rule cannot see this claim; the guard must
+    getattr(jitkit, "claim" + "_ratio")("hidden", 8.0, at_least=2)
+"""
+
+
+def run_pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest on ``folder`` with this project's conftest.py loaded as a plugin."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(SNIPPETS)]))
+    env.pop(timing.SHARED_CPU_VARIABLE, None)
+    command = [sys.executable, "-m", "pytest", "-p", "conftest", "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
+
+
+def test_a_claim_the_rule_misses_fails_loudly_in_a_parallel_worker(tmp_path):
+    (tmp_path / "test_claims.py").write_text(textwrap.dedent(INDIRECT_CLAIM))
+    parallel = run_pytest(tmp_path, "-m", "not timing", "-n", "1", "-q")
+    assert parallel.returncode == 1, parallel.stdout + parallel.stderr
+    assert "1 failed" in parallel.stdout and "'named'" not in parallel.stdout, parallel.stdout
+    assert "SharedCPUError: timing claim 'hidden' refused" in parallel.stdout, parallel.stdout
+    assert "@pytest.mark.timing" in parallel.stdout
+    alone = run_pytest(tmp_path, "-q")  # the same two, one at a time in one process: they pass
+    assert alone.returncode == 0 and "2 passed" in alone.stdout, alone.stdout + alone.stderr
