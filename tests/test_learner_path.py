@@ -12,6 +12,7 @@ import types
 from pathlib import Path
 
 import pytest
+import timing_marks
 from test_exercises import EXERCISES
 from test_lessons import LESSONS
 from test_notebooks import PAGES, install_line
@@ -138,32 +139,47 @@ def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_reque
 def reference_solutions() -> dict[str, Path]:
     found = {name: ROOT / "snippets" / "exercises" / f"{name}.py" for name in EXERCISES}
     found |= {lesson.id: lesson.solution for lesson in LESSONS}
-    assert set(found) == set(exercise_ids())
     return found
 
 
-@pytest.mark.timing  # check.py runs every checker, and training_loop's times the solution
-def test_check_py_checks_every_exercise_and_lesson_in_a_fresh_venv(fresh_venvs, tmp_path):
-    """The set-up page's packages, check.py from the site, an answer file: nothing else."""
+def test_every_exercise_and_lesson_has_a_reference_solution():
+    assert set(reference_solutions()) == set(exercise_ids())
+
+
+@pytest.fixture
+def site_checker(fresh_venvs, tmp_path):
+    """check.py as the site serves it, in a venv with the set-up page's packages and nothing
+    else: check(exercise, answer file) -> the finished `python check.py ...`."""
     python = fresh_venvs.python(setup_pins("pip"))
     (tmp_path / "check.py").write_text(setup_steps.checker_script(), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JUPYTER_PATH")}
 
-    def check(exercise: str, answer: Path) -> subprocess.CompletedProcess:
-        mine = tmp_path / f"my_{exercise}.py"
-        mine.write_text(answer.read_text(encoding="utf-8"), encoding="utf-8")
-        command = [python, "check.py", exercise, mine.name]
+    def check(*args: str | Path) -> subprocess.CompletedProcess:
+        command = [python, "check.py"]
+        if args:
+            exercise, answer = args
+            mine = tmp_path / f"my_{exercise}.py"
+            mine.write_text(answer.read_text(encoding="utf-8"), encoding="utf-8")
+            command += [exercise, mine.name]
         return subprocess.run(
             command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
         )
 
-    for exercise, solution in reference_solutions().items():
-        done = check(exercise, solution)
-        assert done.returncode == 0, f"{exercise}:\n{done.stdout}{done.stderr}"
-        assert re.fullmatch(r"\d+ passed, 0 failed", done.stdout.splitlines()[-1])
-    wrong = check("logistic_steps", ROOT / "tests/solutions/logistic_steps/wrong_static_count.py")
-    assert wrong.returncode == 1 and "FAIL  " in wrong.stdout
-    usage = subprocess.run(
-        [python, "check.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    return check
+
+
+@pytest.mark.parametrize("exercise", timing_marks.exercises(sorted(reference_solutions())))
+def test_check_py_passes_each_reference_solution_in_a_fresh_venv(site_checker, exercise):
+    """The set-up page's packages, check.py from the site, an answer file: nothing else."""
+    done = site_checker(exercise, reference_solutions()[exercise])
+    assert done.returncode == 0, f"{exercise}:\n{done.stdout}{done.stderr}"
+    assert re.fullmatch(r"\d+ passed, 0 failed", done.stdout.splitlines()[-1])
+
+
+def test_check_py_in_a_fresh_venv_names_a_failed_check_and_its_usage(site_checker):
+    wrong = site_checker(
+        "logistic_steps", ROOT / "tests/solutions/logistic_steps/wrong_static_count.py"
     )
+    assert wrong.returncode == 1 and "FAIL  " in wrong.stdout
+    usage = site_checker()
     assert usage.returncode == 2 and "python check.py <exercise-id>" in usage.stderr
