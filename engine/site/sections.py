@@ -54,37 +54,54 @@ CELL = re.compile(r"<t[dh][\s>].*?</t[dh]>", re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
-class _TopLevelElements(HTMLParser):
+# A tag as html.parser reads one: a comment, a script or style with its text (not markup) and end
+# tag, an end tag, a start tag (a quoted attribute value may hold ">"), or a declaration. One
+# regular expression: html.parser called a method per tag, and was most of a warm rebuild.
+ATTRIBUTES = r"""((?:[^>"']++|"[^"]*+"|'[^']*+')*+)"""
+TAG_TOKEN = re.compile(
+    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>"
+    rf"|<(script|style)(?=[\t\n\r\f />]){ATTRIBUTES}(?<!/)>.*?</\s*\1\s*>"
+    r"|</([a-z][^\t\n\r\f />\x00]*)[^>]*>"
+    rf"|<([a-z][^\t\n\r\f />\x00]*){ATTRIBUTES}>"
+    r"|<[!?][^>]*>",
+    re.S | re.I,
+)
+
+
+def tags(text: str) -> list[tuple[str, bool, int, int]]:
+    """(name, is an end tag, start, end) of each tag of ``text`` but the void ones, in order. An
+    element with no content (``<x/>``, or a script: its text is not markup) is a start and an
+    end with the element's span, as html.parser reports them."""
+    found = []
+    for match in TAG_TOKEN.finditer(text):
+        raw, _, end_name, start_name, attributes = match.groups()
+        name = (raw or end_name or start_name or "").lower()
+        if not name or name in VOID:
+            continue
+        start, end = match.span()
+        found.append((name, bool(end_name), start, end))
+        if raw or (start_name and attributes.endswith("/")):
+            found.append((name, True, start, end))
+    return found
+
+
+def top_level_elements(found: list[tuple[str, bool, int, int]]) -> list[tuple[str, bool, int, int]]:
     """(tag, holds a heading, start, end) of each element that is not inside another one. One
     that holds an h1-h3 (the quiz's questions) is kept out of sections like a heading: the table
     of contents reads where the headings are, which would render a skipped section.
     A top-level void element (<hr>) is not listed: it goes with the element after it."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.text, self.depth, self.holds_heading, self.elements = text, 0, False, []
-        self.opened = 0
-
-    def position(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            return
-        if self.depth == 0:
-            self.opened = self.position()
-        self.holds_heading = self.depth > 0 and (self.holds_heading or tag in HEADINGS)
-        self.depth += 1
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            end = self.text.index(">", self.position()) + 1
-            self.elements.append((tag, self.holds_heading, self.opened, end))
+    elements, depth, holds_heading, opened = [], 0, False, 0
+    for name, closes, start, end in found:
+        if closes:
+            depth -= 1
+            if depth == 0:
+                elements.append((name, holds_heading, opened, end))
+            continue
+        if depth == 0:
+            opened = start
+        holds_heading = depth > 0 and (holds_heading or name in HEADINGS)
+        depth += 1
+    return elements
 
 
 def visible_length(fragment: str) -> int:
@@ -182,18 +199,25 @@ def wrap_sections(content: str) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
     MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
     that is one element holding headings (a notebook view's wrappers) is wrapped inside it."""
-    finder = _TopLevelElements(content)
-    finder.feed(content)
-    finder.close()
-    if len(finder.elements) == 1 and finder.elements[0][1]:
-        _, _, start, end = finder.elements[0]
+    return _wrap(content, tags(content))
+
+
+def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
+    elements = top_level_elements(found)
+    if len(elements) == 1 and elements[0][1]:
+        _, _, start, end = elements[0]
         inner_start = content.index(">", start) + 1
         inner_end = content.rindex("</", start, end)
-        inner = wrap_sections(content[inner_start:inner_end])
-        return content[:inner_start] + inner + content[inner_end:]
+        inner = [
+            (name, closes, at - inner_start, to - inner_start)
+            for name, closes, at, to in found
+            if inner_start <= at and to <= inner_end
+        ]  # the tags inside, scanned once with the page
+        wrapped = _wrap(content[inner_start:inner_end], inner)
+        return content[:inner_start] + wrapped + content[inner_end:]
     pieces, run, height, done, near = [], "", 0, 0, False
     phone_above = wide_above = 0
-    for tag, holds_heading, _, end in finder.elements:
+    for tag, holds_heading, _, end in elements:
         element, done = content[done:end], end
         below_phone_screen, on_wide_screen = (
             phone_above >= FIRST_SCREEN_PX,
