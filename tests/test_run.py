@@ -230,7 +230,9 @@ def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
     parsed once per process (kept by its text), and a block without an import not at all."""
     parsed = []
     parse = cache._syntax_tree
-    monkeypatch.setattr(cache, "_syntax_tree", lambda source: parsed.append(source) or parse(source))
+    monkeypatch.setattr(
+        cache, "_syntax_tree", lambda source: parsed.append(source) or parse(source)
+    )
     cache._imports_and_reads.cache_clear()
     pages = ["from jitkit import time_it\nx = 1", "import jitkit\ny = 2", "z = jnp.ones(3)"]
     found = [cache.project_files([source]) for source in pages]

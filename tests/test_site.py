@@ -178,7 +178,8 @@ class _ParsedTopLevel(HTMLParser):
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
         self.lines = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.text, self.depth, self.holds_heading, self.opened, self.elements = text, 0, False, 0, []
+        self.text, self.elements = text, []
+        self.depth, self.holds_heading, self.opened = 0, False, 0
 
     def position(self) -> int:
         line, column = self.getpos()
@@ -187,7 +188,9 @@ class _ParsedTopLevel(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag not in VOID:
             self.opened = self.position() if self.depth == 0 else self.opened
-            self.holds_heading = self.depth > 0 and (self.holds_heading or tag in {"h1", "h2", "h3"})
+            self.holds_heading = self.depth > 0 and (
+                self.holds_heading or tag in {"h1", "h2", "h3"}
+            )
             self.depth += 1
 
     def handle_endtag(self, tag):
@@ -213,6 +216,7 @@ def test_the_tag_scanner_finds_the_top_level_elements_html_parser_finds():
         "<div/><p>after a self-closing div</p><![CDATA[ a > b <p> ]]>\n",
         "<details open><summary>S</summary><pre><code>&lt;p&gt; x</code></pre></details>\n",
         "<table><tr><th>a</th></tr></table><!DOCTYPE html><img src='a.png' alt='>'>\n",
+        "<p><a href=x/>a bare value, not a self-closing tag</a></p>\n",
     ]
     content = "".join(pieces)
     parsed = _ParsedTopLevel(content)
@@ -222,9 +226,33 @@ def test_the_tag_scanner_finds_the_top_level_elements_html_parser_finds():
     elements = top_level_elements(tags(content))
     assert elements == parsed.elements
     assert [tag for tag, *_ in elements] == [
-        *["div", "script", "style", "p", "svg", "div", "p", "details", "table"]
+        *["div", "script", "style", "p", "svg", "div", "p", "details", "table", "p"]
     ]
     assert elements[0][1] and not any(holds for _, holds, *_ in elements[1:])
+
+
+def test_least_heights_read_a_fragment_as_html_parser_did():
+    """least_heights reads tags with TAG_TOKEN, no longer html.parser; these numbers are what
+    the html.parser reader gave (comments, a script's "<", upper case, a quoted ">", closed and
+    open details, [hidden], self-closing and void tags, a bare value ending in "/", CDATA)."""
+    from engine.site.sections import attributes, least_heights
+
+    fragments = [
+        '<p>A &amp; B<!-- a <b>c</b> -->C</p><script>if (a < b) { "<p>x</p>" }</script>',
+        "<STYLE>p > a { color: red }</STYLE><P CLASS=x>Upper case, bare value</P>",
+        '<div><div class="tabbed-block" title="x > y"><p>tab</p></div></div>',
+        "<details OPEN><summary>S</summary><pre><code>a\nb\n</code></pre></details>",
+        "<div hidden>no</div><p>line<br/>break<br>again</p><div/><p>after a self-closing div</p>",
+        "<table><tr><td>a</td><td>b&lt;c</td></tr><tr/></table><p><a href=x/>open</a> tail</p>",
+        "<ul><li>one<li>two</ul><p>text <![CDATA[ a > b <p> ]]> more</p><svg><path d='M0'/></svg>",
+    ]
+    heights = [64, 64, 12, 78, 76, 112, 96]  # html.parser's reader, phone and wide alike here
+    assert [least_heights(fragment) for fragment in fragments] == [(h, h) for h in heights]
+    assert attributes(" class=\"a &amp; b\" open hidden=''") == (
+        {"class": "a & b", "open": None, "hidden": ""},
+        False,
+    )
+    assert attributes(" d='M0'/")[1] and not attributes(" href=x/")[1]
 
 
 def test_a_notebook_view_is_scanned_once():

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import math
 import re
-from html.parser import HTMLParser
 
 HEADINGS = {"h1", "h2", "h3"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -60,7 +59,7 @@ TAG = re.compile(r"<[^>]+>")
 ATTRIBUTES = r"""((?:[^>"']++|"[^"]*+"|'[^']*+')*+)"""
 TAG_TOKEN = re.compile(
     r"<!--.*?-->|<!\[CDATA\[.*?\]\]>"
-    rf"|<(script|style)(?=[\t\n\r\f />]){ATTRIBUTES}(?<!/)>.*?</\s*\1\s*>"
+    rf"|<(script|style)(?=[\t\n\r\f />]){ATTRIBUTES}(?<!/)>(.*?)</\s*\1\s*>"
     r"|</([a-z][^\t\n\r\f />\x00]*)[^>]*>"
     rf"|<([a-z][^\t\n\r\f />\x00]*){ATTRIBUTES}>"
     r"|<[!?][^>]*>",
@@ -74,15 +73,39 @@ def tags(text: str) -> list[tuple[str, bool, int, int]]:
     end with the element's span, as html.parser reports them."""
     found = []
     for match in TAG_TOKEN.finditer(text):
-        raw, _, end_name, start_name, attributes = match.groups()
+        raw, _, _, end_name, start_name, rest = match.groups()
         name = (raw or end_name or start_name or "").lower()
         if not name or name in VOID:
             continue
         start, end = match.span()
         found.append((name, bool(end_name), start, end))
-        if raw or (start_name and attributes.endswith("/")):
+        if raw or (start_name and rest.endswith("/") and attributes(rest)[1]):
             found.append((name, True, start, end))
     return found
+
+
+# The rest of a start tag after its name, as html.parser reads it: what may follow the name, then
+# each attribute (a name, maybe "=" and a value: quoted, or bare up to a space).
+NAME_TAIL = re.compile(r"(?:\s|/(?!>))*")
+ATTRIBUTE = re.compile(
+    r"((?<=['\"\s/])[^\s/>][^\s/=>]*)(\s*=+\s*('[^']*'|\"[^\"]*\"|(?!['\"])[^>\s]*))?(?:\s|/(?!>))*"
+)
+
+
+def attributes(text: str) -> tuple[dict[str, str | None], bool]:
+    """The attributes of a start tag (``text``: what follows its name, up to its ">"), and
+    whether it closes itself ("/>"; a bare value may end with "/": <a href=x/> does not)."""
+    text += ">"  # the patterns look for it, as in the page
+    found, at = {}, NAME_TAIL.match(text).end()
+    while match := ATTRIBUTE.match(text, at):
+        name, rest, value = match.group(1, 2, 3)
+        if not rest:
+            value = None
+        elif value[:1] in "'\"" and value[:1] == value[-1:] and len(value) > 1:
+            value = value[1:-1]
+        found[name.lower()] = html.unescape(value) if value else value
+        at = match.end()
+    return found, text[at:].strip() == "/>"
 
 
 def top_level_elements(found: list[tuple[str, bool, int, int]]) -> list[tuple[str, bool, int, int]]:
@@ -130,15 +153,36 @@ def estimated_height(fragment: str) -> int:
     )
 
 
-class _ShownText(HTMLParser):
+class _ShownText:
     """The lines of text and code of a fragment that show without the reader opening anything:
     a closed <details>, every content tab (only one shows) and [hidden] count for nothing. Each
-    text block (a paragraph, a list item, a heading) takes at least one line."""
+    text block (a paragraph, a list item, a heading) takes at least one line. The fragment is
+    read with TAG_TOKEN, the text between tags as html.parser hands it over (unescaped, but a
+    script's or a style's as it is)."""
 
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.stack, self.text, self.code, self.text_blocks = [], [], [], []
         self.code_lines = self.code_blocks = self.rows = self.top_level_boxes = 0
+
+    def feed(self, fragment: str) -> None:
+        at = 0
+        for match in TAG_TOKEN.finditer(fragment):
+            if at < match.start():
+                self.handle_data(html.unescape(fragment[at : match.start()]))
+            at = match.end()
+            raw, raw_rest, raw_text, end_name, start_name, rest = match.groups()
+            if raw:
+                self.handle_starttag(raw.lower(), attributes(raw_rest)[0])
+                self.handle_data(raw_text) if raw_text else None
+                self.handle_endtag(raw.lower())
+            elif start_name:
+                found, closes = attributes(rest)
+                self.handle_starttag(start_name.lower(), found)
+                self.handle_endtag(start_name.lower()) if closes else None
+            elif end_name:
+                self.handle_endtag(end_name.lower())
+        if at < len(fragment):
+            self.handle_data(html.unescape(fragment[at:]))
 
     def shown(self) -> bool:
         return not self.stack or self.stack[-1][1]
@@ -146,7 +190,6 @@ class _ShownText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in VOID:
             return
-        attrs = dict(attrs)
         hides = (
             (tag == "details" and "open" not in attrs)
             or "tabbed-block" in (attrs.get("class") or "").split()
@@ -185,7 +228,6 @@ def least_heights(fragment: str) -> tuple[int, int]:
     """Lower bounds, in CSS pixels, on the height of this HTML on a phone and on any screen."""
     shown = _ShownText()
     shown.feed(fragment)
-    shown.close()
     shown.end_text_block("p")
     code = shown.code_lines * LEAST_CODE_LINE_PX + shown.code_blocks * LEAST_CODE_PADDING_PX
     boxes = code + shown.rows * LEAST_ROW_PADDING_PX + shown.top_level_boxes * LEAST_GAP_PX
