@@ -121,10 +121,11 @@ def _module_file(dotted: str, folders: dict[Path, set[str]]) -> list[Path]:
     """``jitkit`` -> [snippets/jitkit.py], ``engine`` -> [engine/__init__.py], else []. A folder
     whose top has no such name is skipped unasked: most imports (jax, numpy, the standard
     library) are not project files, and asking for each candidate was most of a page's key."""
-    first, relative = dotted.split(".")[0], Path(*dotted.split("."))
+    parts = dotted.split(".")
     for folder, top in folders.items():
-        if first not in top and f"{first}.py" not in top:
+        if parts[0] not in top and f"{parts[0]}.py" not in top:
             continue
+        relative = Path(*parts)
         for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):
             if candidate.is_file():
                 return [candidate]
