@@ -242,3 +242,28 @@ def test_notebook_text_is_stable_json():
     text = dumps(notebook)
     assert json.loads(text) == notebook
     assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text
+
+
+def test_a_notebook_is_checked_against_the_schema_once_with_every_cell_and_output(
+    sample: Path, monkeypatch
+):
+    """Cells and outputs are made without nbformat's check of each one (most of a warm
+    rebuild's notebook time); the one check of the finished notebook still sees all of them."""
+    checked = []
+    check = nbformat.validate
+    monkeypatch.setattr(
+        nbformat, "validate", lambda node, **kw: checked.append(node) or check(node, **kw)
+    )
+    page = read_page("docs/course/sample.md", sample)
+    outcomes = [Outcome() for _ in page.blocks]
+    outcomes[0].output = "5\n"
+    outcomes[1].error_type, outcomes[1].error_message = "ZeroDivisionError", "division by zero"
+    notebook = page_to_notebook(page, outcomes=outcomes, files={})
+    assert checked == [notebook]
+    outputs = [output for cell in notebook.cells for output in cell.get("outputs", [])]
+    assert {output.output_type for output in outputs} == {"stream", "error"}
+
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    code[-1].outputs.append(nbformat.from_dict({"output_type": "stream"}))  # no name, no text
+    with pytest.raises(nbformat.ValidationError):
+        check(notebook)

@@ -175,6 +175,88 @@ def test_imported_local_module_is_part_of_the_key():
     assert "def time_it" in modules["snippets/jitkit.py"]
 
 
+NESTED_IMPORTS = """
+import a.b
+def f():
+    from c import d
+    class K:
+        import e
+if x:
+    pass
+else:
+    import f1
+try:
+    import g
+except ImportError:
+    import h
+finally:
+    import i
+for _ in y:
+    with z:
+        from j.k import m
+while w:
+    import n
+match v:
+    case 1:
+        import o
+lambda: __import__("not_a_statement")
+from . import relative
+"""
+
+
+def test_imports_are_found_wherever_a_statement_may_stand():
+    """The import finder walks statements only; ast.walk (every node) must find no more."""
+    import ast
+
+    def every_node_import(tree):  # the full walk, as the finder did before
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                yield from (alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                yield node.module
+                yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+    modules = [NESTED_IMPORTS, *(path.read_text() for path in cache.ROOT.glob("snippets/*.py"))]
+    for source in modules:
+        tree = ast.parse(source)
+        assert set(every_node_import(tree)) <= cache._imported_names(tree)
+    names = cache._imported_names(ast.parse(NESTED_IMPORTS))
+    assert {"a.b", "c.d", "e", "f1", "g", "h", "i", "j.k.m", "n", "o"} <= names
+    assert "not_a_statement" not in names and "relative" not in names
+
+
+def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
+    """Each page's key and notebook follow its imports; jitkit, which most pages import, is
+    parsed once per process (kept by its text), and a block without an import not at all."""
+    parsed = []
+    parse = cache._syntax_tree
+    monkeypatch.setattr(
+        cache, "_syntax_tree", lambda source: parsed.append(source) or parse(source)
+    )
+    cache._imports_and_reads.cache_clear()
+    pages = ["from jitkit import time_it\nx = 1", "import jitkit\ny = 2", "z = jnp.ones(3)"]
+    found = [cache.project_files([source]) for source in pages]
+
+    jitkit = (cache.ROOT / "snippets" / "jitkit.py").read_text(encoding="utf-8")
+    assert found[0]["snippets/jitkit.py"] == found[1]["snippets/jitkit.py"] == jitkit
+    assert found[2] == {}
+    assert parsed.count(jitkit) == 1 and pages[2] not in parsed
+    assert parsed.count(pages[0]) == parsed.count(pages[1]) == 1
+
+
+def test_a_module_that_is_no_project_file_is_not_looked_for(monkeypatch):
+    """jax, numpy and the standard library are most imports: no file is asked for under
+    snippets/ or the root unless its first name is there."""
+    from pathlib import Path
+
+    asked = []
+    is_file = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path) or is_file(path))
+    modules = cache.project_files(["import jax.numpy as jnp\nimport functools\nimport jitkit"])
+    assert "snippets/jitkit.py" in modules
+    assert asked and not [path for path in asked if "jax" in path.parts or "functools" in path.name]
+
+
 # ---------------------------------------------------------------- facts and version notes
 
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
+
+import pytest
 
 from engine.page.model import ROOT
 from engine.run.pages import run_page
+from engine.site.sections import VOID
 from tests.demo_pages import PAIR_GOOD, fence, page
 
 # ---------------------------------------------------------------- output
@@ -166,6 +170,104 @@ def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
     sections = re.findall(r"<section[^>]*>(.*?)</section>", wrapped, re.S)
     assert sections and all("<h2" not in body for body in sections)  # headings stay outside
     assert wrapped.split("<section", 1)[0].count("<pre") == 2  # the first screen stays bare
+
+
+class _ParsedTopLevel(HTMLParser):
+    """The top-level elements as Python's HTML parser finds them: what ``tags`` must agree with."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.lines = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.text, self.elements = text, []
+        self.depth, self.holds_heading, self.opened = 0, False, 0
+
+    def position(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.opened = self.position() if self.depth == 0 else self.opened
+            self.holds_heading = self.depth > 0 and (
+                self.holds_heading or tag in {"h1", "h2", "h3"}
+            )
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag not in VOID:
+            self.depth -= 1
+            if self.depth == 0:
+                end = self.text.index(">", self.position()) + 1
+                self.elements.append((tag, self.holds_heading, self.opened, end))
+
+
+def test_the_tag_scanner_finds_the_top_level_elements_html_parser_finds():
+    """``tags`` is one regular expression, not html.parser; on what a page holds (comments with
+    tags, scripts and styles with "<", a quoted ">", self-closing and void tags, upper case) it
+    must find the same top-level elements, at the same places."""
+    from engine.site.sections import tags, top_level_elements
+
+    pieces = [
+        '<div class="a" title="x > y"><h2 id="q">Q</h2><p>one<br>two</p></div>\n',
+        "<!-- a > b: <div> a comment's tags are text --><hr>\n",
+        '<script type="module">if (a < b && "</div>") { x = "<p>" }</script>\n',
+        "<STYLE>p > a { color: red }</STYLE><P>Upper</P>\n",
+        "<svg viewBox='0 0 1 1'><path d='M0 0'/><g/></svg>\n",
+        "<div/><p>after a self-closing div</p><![CDATA[ a > b <p> ]]>\n",
+        "<details open><summary>S</summary><pre><code>&lt;p&gt; x</code></pre></details>\n",
+        "<table><tr><th>a</th></tr></table><!DOCTYPE html><img src='a.png' alt='>'>\n",
+        "<p><a href=x/>a bare value, not a self-closing tag</a></p>\n",
+    ]
+    content = "".join(pieces)
+    parsed = _ParsedTopLevel(content)
+    parsed.feed(content)
+    parsed.close()
+
+    elements = top_level_elements(tags(content))
+    assert elements == parsed.elements
+    assert [tag for tag, *_ in elements] == [
+        *["div", "script", "style", "p", "svg", "div", "p", "details", "table", "p"]
+    ]
+    assert elements[0][1] and not any(holds for _, holds, *_ in elements[1:])
+
+
+def test_least_heights_read_a_fragment_as_html_parser_did():
+    """least_heights reads tags with TAG_TOKEN, no longer html.parser; these numbers are what
+    the html.parser reader gave (comments, a script's "<", upper case, a quoted ">", closed and
+    open details, [hidden], self-closing and void tags, a bare value ending in "/", CDATA)."""
+    from engine.site.sections import attributes, least_heights
+
+    fragments = [
+        '<p>A &amp; B<!-- a <b>c</b> -->C</p><script>if (a < b) { "<p>x</p>" }</script>',
+        "<STYLE>p > a { color: red }</STYLE><P CLASS=x>Upper case, bare value</P>",
+        '<div><div class="tabbed-block" title="x > y"><p>tab</p></div></div>',
+        "<details OPEN><summary>S</summary><pre><code>a\nb\n</code></pre></details>",
+        "<div hidden>no</div><p>line<br/>break<br>again</p><div/><p>after a self-closing div</p>",
+        "<table><tr><td>a</td><td>b&lt;c</td></tr><tr/></table><p><a href=x/>open</a> tail</p>",
+        "<ul><li>one<li>two</ul><p>text <![CDATA[ a > b <p> ]]> more</p><svg><path d='M0'/></svg>",
+    ]
+    heights = [64, 64, 12, 78, 76, 112, 96]  # html.parser's reader, phone and wide alike here
+    assert [least_heights(fragment) for fragment in fragments] == [(h, h) for h in heights]
+    assert attributes(" class=\"a &amp; b\" open hidden=''") == (
+        {"class": "a & b", "open": None, "hidden": ""},
+        False,
+    )
+    assert attributes(" d='M0'/")[1] and not attributes(" href=x/")[1]
+
+
+def test_a_notebook_view_is_scanned_once():
+    """The wrapper's inside is wrapped with the tags of the first scan, not scanned again."""
+    from engine.site import sections
+
+    cells = '<div><h2 id="p">Part</h2></div>' + "<div><pre>x = 1</pre></div>" * 200
+    view = f'<div class="jupyter-wrapper"><div class="jp-Notebook">{cells}</div></div>'
+    scan, scanned = sections.tags, []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sections, "tags", lambda text: scanned.append(text) or scan(text))
+        wrapped = sections.wrap_sections(view)
+    assert scanned == [view]
+    assert wrapped.startswith('<div class="jupyter-wrapper"><div class="jp-Notebook"><div><h2')
+    assert wrapped.count('<section class="jd-section') >= 2
 
 
 def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():

@@ -9,6 +9,7 @@ the JAX_* / XLA_* environment variables. Prose is not part of it, so editing pro
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -16,6 +17,7 @@ import logging
 import os
 import platform
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
@@ -26,6 +28,7 @@ log = logging.getLogger("mkdocs.jitdocs")
 
 
 CACHE_DIR = ROOT / policy().cache_dir
+READS = "READS_AT_RUN_TIME"  # a module's list of the project files it reads at run time
 
 
 # Paths from engine/: the code that runs a page (a change runs every page again).
@@ -77,16 +80,28 @@ def project_files(sources: list[str], root: Path = ROOT) -> dict[str, str]:
     """
     found: dict[str, str] = {}
     todo = list(sources)
+    folders = _module_folders(root)
     while todo:
-        tree = _syntax_tree(todo.pop())
-        paths = [path for name in _imported_names(tree) for path in _module_file(name, root)]
-        paths += [path for pattern in _declared_reads(tree) for path in sorted(root.glob(pattern))]
+        names, reads = _imports_and_reads(todo.pop())
+        paths = [path for name in sorted(names) for path in _module_file(name, folders)]
+        paths += [path for pattern in reads for path in sorted(root.glob(pattern))]
         for path in paths:
             name = path.relative_to(root).as_posix()
             if name not in found:
                 found[name] = path.read_text(encoding="utf-8")
                 todo.append(found[name])
     return dict(sorted(found.items()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _imports_and_reads(source: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What a module imports and declares it reads. Kept by its text (the same text parses the
+    same): every page imports jitkit, and parsing it again for each page and its notebook was
+    a third of a warm rebuild's key computing."""
+    if "import" not in source and READS not in source:
+        return frozenset(), ()  # most blocks: nothing to parse for
+    tree = _syntax_tree(source)
+    return frozenset(_imported_names(tree)), tuple(_declared_reads(tree))
 
 
 def _syntax_tree(source: str) -> ast.Module:
@@ -96,10 +111,21 @@ def _syntax_tree(source: str) -> ast.Module:
         return ast.Module(body=[], type_ignores=[])  # reported when the block runs
 
 
-def _module_file(dotted: str, root: Path) -> list[Path]:
-    """``jitkit`` -> [snippets/jitkit.py], ``engine`` -> [engine/__init__.py], else []."""
-    relative = Path(*dotted.split("."))
-    for folder in (root / "snippets", root):
+def _module_folders(root: Path) -> dict[Path, set[str]]:
+    """Where modules resolve, in order, with the names at their top (read once per call)."""
+    folders = (root / "snippets", root)
+    return {folder: set(os.listdir(folder)) if folder.is_dir() else set() for folder in folders}
+
+
+def _module_file(dotted: str, folders: dict[Path, set[str]]) -> list[Path]:
+    """``jitkit`` -> [snippets/jitkit.py], ``engine`` -> [engine/__init__.py], else []. A folder
+    whose top has no such name is skipped unasked: most imports (jax, numpy, the standard
+    library) are not project files, and asking for each candidate was most of a page's key."""
+    parts = dotted.split(".")
+    for folder, top in folders.items():
+        if parts[0] not in top and f"{parts[0]}.py" not in top:
+            continue
+        relative = Path(*parts)
         for candidate in (folder / relative.with_suffix(".py"), folder / relative / "__init__.py"):
             if candidate.is_file():
                 return [candidate]
@@ -110,7 +136,7 @@ def _imported_names(tree: ast.Module) -> set[str]:
     """Every module an import names, with its parents (a.b -> a, a.b); ``from a import b``
     also names ``a.b``, which may be a submodule."""
     dotted = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             dotted.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -121,10 +147,26 @@ def _imported_names(tree: ast.Module) -> set[str]:
     }
 
 
+# Where statements hold statements (def, class, if, for, while, with, try and its handlers,
+# match and its cases): an import is a statement, so these are all the places to look.
+STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes: list) -> Iterator[ast.AST]:
+    """Every statement in ``nodes``, nested ones too: a walk that skips every expression, most
+    of a module's syntax tree."""
+    for node in nodes:
+        yield node
+        for name in STATEMENT_LISTS:
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                yield from _statements(children)
+
+
 def _declared_reads(tree: ast.Module) -> list[str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "READS_AT_RUN_TIME" for t in node.targets
+            isinstance(t, ast.Name) and t.id == READS for t in node.targets
         ):
             return list(ast.literal_eval(node.value))
     return []

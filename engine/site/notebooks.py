@@ -85,10 +85,22 @@ def page_url(page_path: str) -> str:
 CELL_BREAK = None
 
 
+def _node(**fields) -> nbformat.NotebookNode:
+    """A cell or an output as nbformat's ``new_*`` makes it, without its schema check of each
+    one: the finished notebook is checked once, in ``page_to_notebook`` (the checks of each part
+    were most of the time a warm rebuild spent on notebooks). The id is set there too."""
+    return nbformat.from_dict(fields)
+
+
 def _code_cell(source: str, metadata: dict | None = None, outputs=None):
-    cell = nbformat.v4.new_code_cell(source.rstrip("\n"), metadata=metadata or {})
-    cell.outputs = outputs or []
-    return cell
+    return _node(
+        id="",
+        cell_type="code",
+        metadata=metadata or {},
+        execution_count=None,
+        source=source.rstrip("\n"),
+        outputs=outputs or [],
+    )
 
 
 def _as_solution(part):
@@ -109,7 +121,7 @@ def _cells(parts: list) -> list:
         text = "\n\n".join(t for t in texts if t.strip()).strip()
         texts = []
         if text:
-            cells.append(nbformat.v4.new_markdown_cell(text))
+            cells.append(_node(id="", cell_type="markdown", metadata={}, source=text))
         if part is not CELL_BREAK:
             cells.append(part)
     return cells
@@ -242,8 +254,10 @@ def page_to_notebook(
         "language_info": {"name": "python"},
         "jitdocs": {"page": page.path, "environment": environment or {}},
     }
-    notebook = nbformat.v4.new_notebook(cells=cells, metadata=metadata)
-    nbformat.validate(notebook)
+    notebook = _node(
+        nbformat=4, nbformat_minor=nbformat.v4.nbformat_minor, metadata=metadata, cells=cells
+    )
+    nbformat.validate(notebook)  # the one schema check of the notebook and every cell in it
     return notebook
 
 
@@ -361,16 +375,16 @@ def _runnable(block: Block) -> str:
 
 def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
-    new = nbformat.v4.new_output
     if outcome.output:
-        outputs.append(new("stream", name="stdout", text=outcome.output))
+        outputs.append(_node(output_type="stream", name="stdout", text=outcome.output))
     for figure in outcome.figures:
-        outputs.append(
-            new("display_data", {"image/svg+xml": figure.light, "text/plain": figure.alt})
-        )
+        data = {"image/svg+xml": figure.light, "text/plain": figure.alt}
+        outputs.append(_node(output_type="display_data", metadata={}, data=data))
     if outcome.error_type:
         message = outcome.error_message
         first = message.splitlines()[0] if message else ""
-        outputs.append(new("error", ename=outcome.error_type, evalue=first))
-        outputs[-1].traceback = outcome.error.splitlines()
+        traceback = outcome.error.splitlines()
+        outputs.append(
+            _node(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
+        )
     return outputs

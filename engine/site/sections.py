@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import math
 import re
-from html.parser import HTMLParser
 
 HEADINGS = {"h1", "h2", "h3"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -54,37 +53,78 @@ CELL = re.compile(r"<t[dh][\s>].*?</t[dh]>", re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
-class _TopLevelElements(HTMLParser):
+# A tag as html.parser reads one: a comment, a script or style with its text (not markup) and end
+# tag, an end tag, a start tag (a quoted attribute value may hold ">"), or a declaration. One
+# regular expression: html.parser called a method per tag, and was most of a warm rebuild.
+ATTRIBUTES = r"""((?:[^>"']++|"[^"]*+"|'[^']*+')*+)"""
+TAG_TOKEN = re.compile(
+    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>"
+    rf"|<(script|style)(?=[\t\n\r\f />]){ATTRIBUTES}(?<!/)>(.*?)</\s*\1\s*>"
+    r"|</([a-z][^\t\n\r\f />\x00]*)[^>]*>"
+    rf"|<([a-z][^\t\n\r\f />\x00]*){ATTRIBUTES}>"
+    r"|<[!?][^>]*>",
+    re.S | re.I,
+)
+
+
+def tags(text: str) -> list[tuple[str, bool, int, int]]:
+    """(name, is an end tag, start, end) of each tag of ``text`` but the void ones, in order. An
+    element with no content (``<x/>``, or a script: its text is not markup) is a start and an
+    end with the element's span, as html.parser reports them."""
+    found = []
+    for match in TAG_TOKEN.finditer(text):
+        raw, _, _, end_name, start_name, rest = match.groups()
+        name = (raw or end_name or start_name or "").lower()
+        if not name or name in VOID:
+            continue
+        start, end = match.span()
+        found.append((name, bool(end_name), start, end))
+        if raw or (start_name and rest.endswith("/") and attributes(rest)[1]):
+            found.append((name, True, start, end))
+    return found
+
+
+# The rest of a start tag after its name, as html.parser reads it: what may follow the name, then
+# each attribute (a name, maybe "=" and a value: quoted, or bare up to a space).
+NAME_TAIL = re.compile(r"(?:\s|/(?!>))*")
+ATTRIBUTE = re.compile(
+    r"((?<=['\"\s/])[^\s/>][^\s/=>]*)(\s*=+\s*('[^']*'|\"[^\"]*\"|(?!['\"])[^>\s]*))?(?:\s|/(?!>))*"
+)
+
+
+def attributes(text: str) -> tuple[dict[str, str | None], bool]:
+    """The attributes of a start tag (``text``: what follows its name, up to its ">"), and
+    whether it closes itself ("/>"; a bare value may end with "/": <a href=x/> does not)."""
+    text += ">"  # the patterns look for it, as in the page
+    found, at = {}, NAME_TAIL.match(text).end()
+    while match := ATTRIBUTE.match(text, at):
+        name, rest, value = match.group(1, 2, 3)
+        if not rest:
+            value = None
+        elif value[:1] in "'\"" and value[:1] == value[-1:] and len(value) > 1:
+            value = value[1:-1]
+        found[name.lower()] = html.unescape(value) if value else value
+        at = match.end()
+    return found, text[at:].strip() == "/>"
+
+
+def top_level_elements(found: list[tuple[str, bool, int, int]]) -> list[tuple[str, bool, int, int]]:
     """(tag, holds a heading, start, end) of each element that is not inside another one. One
     that holds an h1-h3 (the quiz's questions) is kept out of sections like a heading: the table
     of contents reads where the headings are, which would render a skipped section.
     A top-level void element (<hr>) is not listed: it goes with the element after it."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.text, self.depth, self.holds_heading, self.elements = text, 0, False, []
-        self.opened = 0
-
-    def position(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            return
-        if self.depth == 0:
-            self.opened = self.position()
-        self.holds_heading = self.depth > 0 and (self.holds_heading or tag in HEADINGS)
-        self.depth += 1
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            end = self.text.index(">", self.position()) + 1
-            self.elements.append((tag, self.holds_heading, self.opened, end))
+    elements, depth, holds_heading, opened = [], 0, False, 0
+    for name, closes, start, end in found:
+        if closes:
+            depth -= 1
+            if depth == 0:
+                elements.append((name, holds_heading, opened, end))
+            continue
+        if depth == 0:
+            opened = start
+        holds_heading = depth > 0 and (holds_heading or name in HEADINGS)
+        depth += 1
+    return elements
 
 
 def visible_length(fragment: str) -> int:
@@ -113,15 +153,36 @@ def estimated_height(fragment: str) -> int:
     )
 
 
-class _ShownText(HTMLParser):
+class _ShownText:
     """The lines of text and code of a fragment that show without the reader opening anything:
     a closed <details>, every content tab (only one shows) and [hidden] count for nothing. Each
-    text block (a paragraph, a list item, a heading) takes at least one line."""
+    text block (a paragraph, a list item, a heading) takes at least one line. The fragment is
+    read with TAG_TOKEN, the text between tags as html.parser hands it over (unescaped, but a
+    script's or a style's as it is)."""
 
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.stack, self.text, self.code, self.text_blocks = [], [], [], []
         self.code_lines = self.code_blocks = self.rows = self.top_level_boxes = 0
+
+    def feed(self, fragment: str) -> None:
+        at = 0
+        for match in TAG_TOKEN.finditer(fragment):
+            if at < match.start():
+                self.handle_data(html.unescape(fragment[at : match.start()]))
+            at = match.end()
+            raw, raw_rest, raw_text, end_name, start_name, rest = match.groups()
+            if raw:
+                self.handle_starttag(raw.lower(), attributes(raw_rest)[0])
+                self.handle_data(raw_text) if raw_text else None
+                self.handle_endtag(raw.lower())
+            elif start_name:
+                found, closes = attributes(rest)
+                self.handle_starttag(start_name.lower(), found)
+                self.handle_endtag(start_name.lower()) if closes else None
+            elif end_name:
+                self.handle_endtag(end_name.lower())
+        if at < len(fragment):
+            self.handle_data(html.unescape(fragment[at:]))
 
     def shown(self) -> bool:
         return not self.stack or self.stack[-1][1]
@@ -129,7 +190,6 @@ class _ShownText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in VOID:
             return
-        attrs = dict(attrs)
         hides = (
             (tag == "details" and "open" not in attrs)
             or "tabbed-block" in (attrs.get("class") or "").split()
@@ -168,7 +228,6 @@ def least_heights(fragment: str) -> tuple[int, int]:
     """Lower bounds, in CSS pixels, on the height of this HTML on a phone and on any screen."""
     shown = _ShownText()
     shown.feed(fragment)
-    shown.close()
     shown.end_text_block("p")
     code = shown.code_lines * LEAST_CODE_LINE_PX + shown.code_blocks * LEAST_CODE_PADDING_PX
     boxes = code + shown.rows * LEAST_ROW_PADDING_PX + shown.top_level_boxes * LEAST_GAP_PX
@@ -182,18 +241,25 @@ def wrap_sections(content: str) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
     MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
     that is one element holding headings (a notebook view's wrappers) is wrapped inside it."""
-    finder = _TopLevelElements(content)
-    finder.feed(content)
-    finder.close()
-    if len(finder.elements) == 1 and finder.elements[0][1]:
-        _, _, start, end = finder.elements[0]
+    return _wrap(content, tags(content))
+
+
+def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
+    elements = top_level_elements(found)
+    if len(elements) == 1 and elements[0][1]:
+        _, _, start, end = elements[0]
         inner_start = content.index(">", start) + 1
         inner_end = content.rindex("</", start, end)
-        inner = wrap_sections(content[inner_start:inner_end])
-        return content[:inner_start] + inner + content[inner_end:]
+        inner = [
+            (name, closes, at - inner_start, to - inner_start)
+            for name, closes, at, to in found
+            if inner_start <= at and to <= inner_end
+        ]  # the tags inside, scanned once with the page
+        wrapped = _wrap(content[inner_start:inner_end], inner)
+        return content[:inner_start] + wrapped + content[inner_end:]
     pieces, run, height, done, near = [], "", 0, 0, False
     phone_above = wide_above = 0
-    for tag, holds_heading, _, end in finder.elements:
+    for tag, holds_heading, _, end in elements:
         element, done = content[done:end], end
         below_phone_screen, on_wide_screen = (
             phone_above >= FIRST_SCREEN_PX,
