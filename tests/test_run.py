@@ -367,20 +367,35 @@ def test_a_timing_claim_the_rule_cannot_see_fails_loudly_even_with_one_worker(tm
 FAIL = "raise AssertionError('{name} is broken')"
 
 
-def test_the_failure_raised_is_the_earliest_in_page_order_and_later_pages_are_cancelled(tmp_path):
+B_FAILS = "(log / 'b.failing').write_text(str(os.getpid()))\n" + FAIL.format(name="b")
+
+A_FAILS_ONCE_B_IS_GONE = """
+while not (log / "b.failing").exists():
+    time.sleep(0.01)
+while pathlib.Path(f"/proc/{(log / 'b.failing').read_text()}").exists():
+    time.sleep(0.01)  # until the build has reaped b's process: b's failure came in first
+""" + FAIL.format(name="a")
+
+
+def test_the_failure_raised_is_the_earliest_in_page_order_and_later_pages_are_cancelled(
+    tmp_path, monkeypatch
+):
     """b fails first; a, before it in page order, still runs and fails, and is what is raised
     (as in a serial build); c, after b, never starts."""
-    wait_for_b = "while not (log / 'b.failing').exists():\n    time.sleep(0.01)\n"
-    fail_b = "(log / 'b.failing').write_text('')\n" + FAIL.format(name="b")
+    started, real_run_page = [], pages.run_page
+    monkeypatch.setattr(
+        pages,
+        "run_page",
+        lambda demo, **how: started.append(demo.path) or real_run_page(demo, **how),
+    )
     demos = [
-        page(recording(tmp_path, "a", then=wait_for_b + FAIL.format(name="a")), "docs/demo/a.md"),
-        page(recording(tmp_path, "b", then=fail_b), "docs/demo/b.md"),
+        page(recording(tmp_path, "a", then=A_FAILS_ONCE_B_IS_GONE), "docs/demo/a.md"),
+        page(recording(tmp_path, "b", then=B_FAILS), "docs/demo/b.md"),
         page(recording(tmp_path, "c"), "docs/demo/c.md"),
     ]
     with pytest.raises(PageFailure, match=r"^docs/demo/a\.md:1: .*a is broken"):
         quiet_build(demos, tmp_path, workers=2)
-    assert (tmp_path / "b.failing").exists()
-    assert not (tmp_path / "c.started").exists()
+    assert sorted(started) == ["docs/demo/a.md", "docs/demo/b.md"]
 
 
 def running(pid: int) -> bool:
