@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
 
-from engine.run import cache, pages
+from engine.run import cache, pages, timing
 from engine.run.execute import execute_block, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
 from engine.run.pages import PageFailure, execute_pages, run_page
-from tests.demo_pages import PAIR_GOOD, fence, page
+from engine.run.results import PageResult
+from tests.demo_pages import PAIR_GOOD, fence, page, recording
 
 # ---------------------------------------------------------------- contracts
 
@@ -387,3 +389,164 @@ def test_a_failing_page_message_says_does_not_hold_without_guessing(tmp_path):
     message = str(caught.value)
     assert "the fact 'two beats three' does not hold" in message
     assert "JAX" not in message.split("\n")[0]  # a brand-new claim is not blamed on JAX
+
+
+# ---------------------------------------------------------------- side by side (issue #28)
+
+
+def records(log_dir) -> dict[str, dict]:
+    return {path.stem: json.loads(path.read_text()) for path in log_dir.glob("*.json")}
+
+
+def overlap(first: dict, second: dict) -> bool:
+    return first["start"] < second["end"] and second["start"] < first["end"]
+
+
+def quiet_build(demos, tmp_path, **options):
+    return execute_pages(demos, cache_dir=tmp_path / "cache", report=lambda line: None, **options)
+
+
+def test_pages_without_timing_claims_run_side_by_side(tmp_path):
+    """Each page waits until the other has started: both pass only if they ran at once."""
+    demos = [
+        page(recording(tmp_path, "a", wait_for=("b",)), "docs/demo/a.md"),
+        page(recording(tmp_path, "b", wait_for=("a",)), "docs/demo/b.md"),
+    ]
+    results = quiet_build(demos, tmp_path, workers=2)
+    assert sorted(results) == ["docs/demo/a.md", "docs/demo/b.md"]
+    a, b = records(tmp_path)["a"], records(tmp_path)["b"]
+    assert a["pid"] != b["pid"] and overlap(a, b)
+
+
+def test_a_timing_page_runs_with_no_other_page_beside_it(tmp_path):
+    claim = "from jitkit import claim_ratio\nclaim_ratio('fixed ratio', 8.0, at_least=2)"
+    demos = [
+        page(recording(tmp_path, "a", wait_for=("b",)), "docs/demo/a.md"),
+        page(recording(tmp_path, "timed", then=claim), "docs/demo/timed.md"),
+        page(recording(tmp_path, "b", wait_for=("a",)), "docs/demo/b.md"),
+    ]
+    lines: list[str] = []
+    results = execute_pages(demos, cache_dir=tmp_path / "cache", report=lines.append, workers=2)
+    (claim_made,) = results["docs/demo/timed.md"].outcomes[0].timing_claims  # not shared-cpu
+    assert claim_made["label"] == "fixed ratio" and "timing claims: 1" in lines[-1]
+    seen = records(tmp_path)
+    assert overlap(seen["a"], seen["b"])  # the others did run side by side
+    assert not overlap(seen["timed"], seen["a"]) and not overlap(seen["timed"], seen["b"])
+
+
+def test_a_timing_claim_the_rule_cannot_see_fails_loudly_even_with_one_worker(tmp_path):
+    hidden = "import jitkit\ngetattr(jitkit, 'claim' + '_ratio')('hidden', 8.0, at_least=2)"
+    demo = page("# Demo\n\n" + fence(hidden))
+    assert not timing.measures_time(demo)  # misclassified: it runs beside other pages
+    with pytest.raises(PageFailure) as caught:
+        quiet_build([demo], tmp_path, workers=1)
+    assert caught.value.failure.kind == "shared-cpu"
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:3: a timing claim ('hidden')")
+    assert timing.HOW_TO_MARK in message
+
+
+FAIL = "raise AssertionError('{name} is broken')"
+
+
+B_FAILS = "(log / 'b.failing').write_text(str(os.getpid()))\n" + FAIL.format(name="b")
+
+A_FAILS_ONCE_B_IS_GONE = """
+while not (log / "b.failing").exists():
+    time.sleep(0.01)
+while pathlib.Path(f"/proc/{(log / 'b.failing').read_text()}").exists():
+    time.sleep(0.01)  # until the build has reaped b's process: b's failure came in first
+""" + FAIL.format(name="a")
+
+
+def test_the_failure_raised_is_the_earliest_in_page_order_and_later_pages_are_cancelled(
+    tmp_path, monkeypatch
+):
+    """b fails first; a, before it in page order, still runs and fails, and is what is raised
+    (as in a serial build); c, after b, never starts."""
+    started, real_run_page = [], pages.run_page
+    monkeypatch.setattr(
+        pages,
+        "run_page",
+        lambda demo, **how: started.append(demo.path) or real_run_page(demo, **how),
+    )
+    demos = [
+        page(recording(tmp_path, "a", then=A_FAILS_ONCE_B_IS_GONE), "docs/demo/a.md"),
+        page(recording(tmp_path, "b", then=B_FAILS), "docs/demo/b.md"),
+        page(recording(tmp_path, "c"), "docs/demo/c.md"),
+    ]
+    with pytest.raises(PageFailure, match=r"^docs/demo/a\.md:1: .*a is broken"):
+        quiet_build(demos, tmp_path, workers=2)
+    assert sorted(started) == ["docs/demo/a.md", "docs/demo/b.md"]
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in "ZX"
+
+
+SLOW_WITH_A_CHILD = """
+import subprocess
+sleeper = subprocess.Popen(["sleep", "60"])
+(log / "sleeper").write_text(str(sleeper.pid))
+time.sleep(60)
+"""
+
+
+def test_a_failure_stops_the_later_pages_still_running_with_their_processes(tmp_path):
+    """b (after a in page order) and the process it started are killed when a fails: b never
+    records its end, and nothing of it is left running."""
+    wait_for_sleeper = "while not (log / 'sleeper').exists():\n    time.sleep(0.01)\n"
+    demos = [
+        page(
+            recording(tmp_path, "a", then=wait_for_sleeper + FAIL.format(name="a")),
+            "docs/demo/a.md",
+        ),
+        page(recording(tmp_path, "b", then=SLOW_WITH_A_CHILD), "docs/demo/b.md"),
+    ]
+    with pytest.raises(PageFailure, match=r"^docs/demo/a\.md:1: .*a is broken"):
+        quiet_build(demos, tmp_path, workers=2)
+    assert not (tmp_path / "b.json").exists()
+    assert not running(int((tmp_path / "sleeper").read_text()))
+
+
+def test_the_preview_reports_each_failing_page_and_runs_the_others(tmp_path):
+    demos = [
+        page(recording(tmp_path, "a", then=FAIL.format(name="a")), "docs/demo/a.md"),
+        page(recording(tmp_path, "b"), "docs/demo/b.md"),
+        page(recording(tmp_path, "c", then=FAIL.format(name="c")), "docs/demo/c.md"),
+        page(recording(tmp_path, "d"), "docs/demo/d.md"),
+    ]
+    failed = {}
+    results = quiet_build(
+        demos, tmp_path, workers=2, on_failure=lambda p, error: failed.update({p.path: error})
+    )
+    assert sorted(results) == ["docs/demo/b.md", "docs/demo/d.md"]
+    assert sorted(failed) == ["docs/demo/a.md", "docs/demo/c.md"]
+    assert "c is broken" in str(failed["docs/demo/c.md"])
+
+
+def test_the_longest_page_starts_first(tmp_path):
+    """With one worker the pages run one by one, longest first: by the seconds of their last
+    run when the cache has one, else by their number of blocks."""
+    short, long, known = (f"docs/demo/{name}.md" for name in ("short", "long", "known"))
+    demos = [
+        page(recording(tmp_path, "short"), short),
+        page(recording(tmp_path, "long") + fence("x = 1") + fence("y = 2"), long),
+        page(recording(tmp_path, "known"), known),
+    ]
+    last_run = PageResult([], {}, seconds=30.0)  # a stale entry: its key does not match
+    cache.store(demos[2], "an older key", last_run, tmp_path / "cache")
+    lines: list[str] = []
+    execute_pages(demos, cache_dir=tmp_path / "cache", report=lines.append, workers=1)
+    seen = records(tmp_path)
+    assert (
+        seen["known"]["end"]
+        <= seen["long"]["start"]
+        < seen["long"]["end"]
+        <= seen["short"]["start"]
+    )
+    assert [line.split()[1] for line in lines] == [known, long, short]  # as they end

@@ -33,7 +33,9 @@ from engine.run.cache import (
     store,
 )
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
+from engine.run.parallel import Sessions, run_jobs, usable_cpus
 from engine.run.results import Failure, Outcome, PageResult
+from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 
@@ -68,9 +70,14 @@ def child_environment() -> dict:
     return env
 
 
-def run_page(page: Page) -> PageResult:
-    """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block."""
+def run_page(page: Page, shared_cpu: str = "", watch=None) -> PageResult:
+    """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block.
+
+    ``shared_cpu`` (set as SHARED_CPU_VARIABLE) says what runs beside the page: a timing claim
+    then fails. ``watch(child)``, a context manager, is told the child process while it runs.
+    """
     started = time.perf_counter()
+    beside = {SHARED_CPU_VARIABLE: shared_cpu} if shared_cpu else {}
     request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
     scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
@@ -79,7 +86,7 @@ def run_page(page: Page) -> PageResult:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        env={**child_environment(), "TMPDIR": scratch},
+        env={**child_environment(), "TMPDIR": scratch, **beside},
         text=True,
         encoding="utf-8",
         errors="backslashreplace",
@@ -93,7 +100,8 @@ def run_page(page: Page) -> PageResult:
     child.stdin.close()
     where = page.path
     try:
-        outcomes, env = _follow(page, child, lines, stderr)
+        with watch(child) if watch else contextlib.nullcontext():
+            outcomes, env = _follow(page, child, lines, stderr)
     except PageFailure as error:
         where = error.failure.where
         raise
@@ -162,52 +170,124 @@ def _page_failure(page: Page, index: int | None, kind: str, summary: str, tail: 
     return PageFailure(failure)
 
 
+# Said to a page that runs beside others (SHARED_CPU_VARIABLE): a timing claim then fails.
+SIDE_BY_SIDE = "the build runs pages side by side"
+
+SECONDS_PER_BLOCK = 0.15  # a page never run: the cache holds 54 s over 376 blocks (issue #28)
+
+
+@dataclasses.dataclass(eq=False)
+class _Plan:
+    """One page of a build: its place in page order, its cache key, its result once known."""
+
+    order: int
+    page: Page
+    code: str
+    key: str
+    result: PageResult | None = None
+
+
 def execute_pages(
     pages: list[Page],
     fresh: bool = False,
     cache_dir: Path = CACHE_DIR,
     report=log.info,
     on_failure=None,
+    workers: int | None = None,
 ) -> dict[str, PageResult]:
     """Run (or load from the cache) every page, printing one progress line per page.
 
-    A failing page raises PageFailure, or, given ``on_failure(page, error)`` (the preview), is
-    reported there and left out of the results while the other pages go on.
+    Pages that make a timing claim (``measures_time``) run first, one at a time with nothing
+    beside them; the others then run side by side, ``workers`` at a time (default: the CPUs
+    this process may use), the longest first, each told so (SHARED_CPU_VARIABLE). A failing
+    page raises PageFailure (the earliest failing page in page order: ``engine.run.parallel``),
+    or, given ``on_failure(page, error)`` (the preview), is reported there and left out of the
+    results while the other pages go on.
     """
+    build = _Build(cache_dir, report, on_failure, max((len(p.path) for p in pages), default=0))
     fingerprint = environment_fingerprint()
-    results = {}
-    width = max((len(page.path) for page in pages), default=0)
-    for page in pages:
+    plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
+    pending = [plan for plan in plans if plan.result is None]
+    alone = [plan for plan in pending if measures_time(plan.page)]
+    beside = [plan for plan in pending if plan not in alone]
+    beside.sort(key=lambda plan: expected_seconds(plan.page, cache_dir), reverse=True)
+    build.run(alone, workers=1, shared_cpu="")
+    build.run(beside, workers=workers or usable_cpus(), shared_cpu=SIDE_BY_SIDE)
+    build.raise_first_failure()
+    results = {plan.page.path: plan.result for plan in plans if plan.result is not None}
+    summary = timing_summary(results)
+    if summary:
+        report(summary)
+    return results
+
+
+def expected_seconds(page: Page, cache_dir: Path) -> float:
+    """How long the page ran last time (its cache entry, even a stale one), else a guess from
+    its block count: the build starts the longest first, so no page ends up running alone."""
+    try:
+        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
+        return float(entry["result"]["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return SECONDS_PER_BLOCK * len(page.blocks)
+
+
+class _Build:
+    """One execute_pages call: what it reports, stores and raises."""
+
+    def __init__(self, cache_dir: Path, report, on_failure, width: int) -> None:
+        self.cache_dir, self.report, self.on_failure = cache_dir, report, on_failure
+        self.width = width  # of the page column in the progress lines
+        self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
+        self.failures: dict[int, PageFailure] = {}
+
+    def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
+        """The page's plan; a page the cache answers (or with no code) is reported at once."""
         code = code_key(page)
-        key = _digest({"code": code, "environment": fingerprint})
-        result = None if fresh else load_cached(page, key, cache_dir)
-        if result is None and not page.blocks:
-            result = PageResult([], {}, cached=True)  # nothing to run, nothing to cache
-        if result is None:
-            try:
-                result = run_page(page)
-            except PageFailure as error:
-                error.failure.message += last_pass_hint(page, code, cache_dir)
-                failure = PageFailure(error.failure)
-                if on_failure is None:
-                    raise failure from None
-                on_failure(page, failure)
+        plan = _Plan(order, page, code, _digest({"code": code, "environment": fingerprint}))
+        cached = None if fresh else load_cached(page, plan.key, self.cache_dir)
+        if cached is None and not page.blocks:
+            cached = PageResult([], {}, cached=True)  # nothing to run, nothing to cache
+        if cached is not None:
+            self.finish(plan, cached)
+        return plan
+
+    def run(self, plans: list[_Plan], workers: int, shared_cpu: str) -> None:
+        def run_one(plan: _Plan, watch) -> PageResult:
+            return run_page(plan.page, shared_cpu=shared_cpu, watch=watch)
+
+        stop = self.on_failure is None
+        for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
+            if not isinstance(error, PageFailure | None):
+                raise error
+            if error is not None:
+                self.failed(plan, error)
                 continue
-            store(page, key, result, cache_dir, code)
+            store(plan.page, plan.key, result, self.cache_dir, plan.code)
+            self.finish(plan, result)
+
+    def failed(self, plan: _Plan, error: PageFailure) -> None:
+        error.failure.message += last_pass_hint(plan.page, plan.code, self.cache_dir)
+        failure = PageFailure(error.failure)
+        if self.on_failure is None:
+            self.failures[plan.order] = failure
+        else:
+            self.on_failure(plan.page, failure)
+
+    def raise_first_failure(self) -> None:
+        if self.failures:
+            raise self.failures[min(self.failures)] from None
+
+    def finish(self, plan: _Plan, result: PageResult) -> None:
+        page, plan.result = plan.page, result
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
                 log.warning("jitdocs: %s", leftover_message(block.where, outcome.stopped))
         status = "no code" if not page.blocks else "cached" if result.cached else "executed"
         seconds = 0.0 if result.cached else result.seconds
-        report(
-            f"jitdocs: {page.path:<{width}} {len(page.blocks):3d} blocks  {status:<8} "
+        self.report(
+            f"jitdocs: {page.path:<{self.width}} {len(page.blocks):3d} blocks  {status:<8} "
             f"{seconds:6.1f} s"
         )
-        results[page.path] = result
-    summary = timing_summary(results)
-    if summary:
-        report(summary)
-    return results
 
 
 def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
