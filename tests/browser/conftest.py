@@ -4,7 +4,10 @@ Every page that a test opens records its requests, console messages and failed l
 any host but 127.0.0.1/localhost are recorded and aborted (the site must work with no network),
 and the tests fail on them.
 
-Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run).
+Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run). Under
+pytest-xdist every worker collects, and collecting needs the site (its pages are parameters): set
+it before the workers start, or each worker builds its own. Nothing else here builds a site but
+test_a_warm_rebuild_runs_nothing_and_makes_the_same_views, on purpose (~9 s on a loaded machine).
 """
 
 from __future__ import annotations
