@@ -4,7 +4,10 @@ Every page that a test opens records its requests, console messages and failed l
 any host but 127.0.0.1/localhost are recorded and aborted (the site must work with no network),
 and the tests fail on them.
 
-Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run).
+Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run). Under
+pytest-xdist every worker collects, and collecting needs the site (its pages are parameters): set
+it before the workers start, or each worker builds its own. Nothing else here builds a site but
+test_a_warm_rebuild_runs_nothing_and_makes_the_same_views, on purpose (~9 s on a loaded machine).
 """
 
 from __future__ import annotations
@@ -13,17 +16,18 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from find_browser import ENABLE_HINT
+from page_survey import DESKTOP, Surveys
 from served_site import CHROMIUM, CHROMIUM_ARGS, build_site, page_urls, serve
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NOT_RUN = "browser test not run"
-DESKTOP = {"width": 1280, "height": 900}
 
 _site: Path | None = None
 
@@ -117,6 +121,11 @@ class Visit:
             "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
         )
 
+    def forget(self) -> None:
+        """Empty the records (before a new page is loaded in the same tab)."""
+        for record in (self.foreign, self.console_errors, self.failed):
+            record.clear()
+
     def problems(self) -> list[str]:
         return (
             [f"request to another host: {u}" for u in self.foreign]
@@ -125,44 +134,79 @@ class Visit:
         )
 
 
+def start_visit(browser, base_url: str, scheme: str = "light", **options) -> Visit:
+    """A page in a fresh browser context (its own storage), recording on; close its context."""
+    context = browser.new_context(color_scheme=scheme, viewport=DESKTOP, **options)
+    return open_tab(context, base_url)
+
+
+def open_tab(context, base_url: str) -> Visit:
+    """A new page in ``context``, recording on."""
+    page = context.new_page()
+    visit = Visit(page, base_url)
+
+    def route(route):
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
+            visit.foreign.append(route.request.url)
+            route.abort("blockedbyclient")
+        else:
+            route.continue_()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and visit.console_errors.append(m.text))
+    page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
+    page.on(
+        "response",
+        lambda r: r.status >= 400 and visit.failed.append(f"{r.status} {r.url}"),
+    )
+    page.on(
+        "requestfailed",
+        lambda r: (
+            urlsplit(r.url).hostname in LOCAL_HOSTS and visit.failed.append(f"{r.failure} {r.url}")
+        ),
+    )
+    return visit
+
+
 @pytest.fixture
 def open_page(browser, base_url):
     """open_page(scheme="light", **context_options) -> Visit (fresh context, recording on)."""
     contexts = []
 
     def opener(scheme: str = "light", **options) -> Visit:
-        context = browser.new_context(color_scheme=scheme, viewport=DESKTOP, **options)
-        contexts.append(context)
-        page = context.new_page()
-        visit = Visit(page, base_url)
-
-        def route(route):
-            parts = urlsplit(route.request.url)
-            if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
-                visit.foreign.append(route.request.url)
-                route.abort("blockedbyclient")
-            else:
-                route.continue_()
-
-        context.route("**/*", route)
-        page.on("console", lambda m: m.type == "error" and visit.console_errors.append(m.text))
-        page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
-        page.on(
-            "response",
-            lambda r: r.status >= 400 and visit.failed.append(f"{r.status} {r.url}"),
-        )
-        page.on(
-            "requestfailed",
-            lambda r: (
-                urlsplit(r.url).hostname in LOCAL_HOSTS
-                and visit.failed.append(f"{r.failure} {r.url}")
-            ),
-        )
+        visit = start_visit(browser, base_url, scheme, **options)
+        contexts.append(visit.page.context)
         return visit
 
     yield opener
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def visit_each(browser, base_url):
+    """visit_each(urls) -> (url, Visit) for each URL once it has loaded, all in one tab: a new
+    tab (a new renderer process) per page cost more than the page's load. For tests that store
+    nothing in the browser; the records start empty for each page."""
+    visit = start_visit(browser, base_url)
+
+    def visits(urls: list[str]) -> Iterator[tuple[str, Visit]]:
+        for url in urls:
+            # Leaving a page cancels what it still loads: not that page's fault, nor the next's.
+            visit.page.goto("about:blank")
+            visit.forget()
+            visit.goto(url, idle=False)  # test_page_loads_clean_and_offline waits for the rest
+            yield url, visit
+
+    yield visits
+    visit.page.context.close()
+
+
+@pytest.fixture(scope="session")
+def surveys(browser, base_url):
+    """What one load of each page showed, per colour scheme, kept for this worker's session."""
+    return Surveys(lambda scheme: start_visit(browser, base_url, scheme))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -35,31 +35,43 @@ def test_search_finds_a_page_by_an_api_name(open_page):
     assert not visit.problems(), visit.problems()
 
 
-PAIRS_JS = """() => Array.from(document.querySelectorAll('.jd-pair')).map(pair => {
-    const boxes = Array.from(pair.querySelectorAll(':scope > .admonition'));
-    return boxes.map(box => ({
-        classes: Array.from(box.classList),
-        title: (box.querySelector(':scope > .admonition-title') || {}).textContent || '',
-        code: box.querySelectorAll('pre').length,
-    }));
+PAIRS_JS = """() => ({
+    pairs: Array.from(document.querySelectorAll('.jd-pair')).map(pair => {
+        const boxes = Array.from(pair.querySelectorAll(':scope > .admonition'));
+        return boxes.map(box => ({
+            classes: Array.from(box.classList),
+            title: (box.querySelector(':scope > .admonition-title') || {}).textContent || '',
+            code: box.querySelectorAll('pre').length,
+        }));
+    }),
+    firstShown: shown(document.querySelector('.jd-pair')),
 })"""
 
+# As Playwright's is_visible: a box with an area, not visibility:hidden, not in a closed block.
+SHOWN_JS = """const shown = element => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && element.checkVisibility({visibilityProperty: true});
+};"""
 
-def test_bad_and_good_examples_are_rendered_as_pairs(open_page, site_dir):
+
+def in_page(visit, script: str, arg=None):
+    """Evaluate ``script`` with the ``shown(element)`` helper in scope: one round trip."""
+    return visit.page.evaluate(f"(arg) => {{ {SHOWN_JS} return ({script})(arg); }}", arg)
+
+
+def test_bad_and_good_examples_are_rendered_as_pairs(visit_each, site_dir):
     """Each .jd-pair: a titled failure box, then a titled success box, each showing code."""
     urls = pages_with(site_dir, 'class="jd-pair"')
     assert urls, "no page has a ❌/✅ pair"
-    for url in urls:
-        visit = open_page()
-        visit.goto(url, idle=False)  # test_page_loads_clean_and_offline waits for the rest
-        pairs = visit.page.evaluate(PAIRS_JS)
-        assert pairs, url
-        for number, boxes in enumerate(pairs, start=1):
+    for url, visit in visit_each(urls):
+        found = in_page(visit, PAIRS_JS)
+        assert found["pairs"], url
+        for number, boxes in enumerate(found["pairs"], start=1):
             where = f"{url} pair {number}"
             assert len(boxes) == 2, (where, boxes)
             assert "failure" in boxes[0]["classes"] and "success" in boxes[1]["classes"], where
             assert all(box["title"].strip() and box["code"] >= 1 for box in boxes), (where, boxes)
-        assert visit.page.locator(".jd-pair").first.is_visible(), url
+        assert found["firstShown"], url
         assert not visit.problems(), visit.problems()
 
 
@@ -68,51 +80,100 @@ CLOSED_JS = """() => Array.from(document.querySelectorAll('article details'))
     .filter(([details]) => !details.open && details.getClientRects().length > 0)
     .map(([, index]) => index)"""
 
+# A reader's click on each block's summary, dispatched in the page: whether each block's body was
+# hidden before any click, and is open and shown after them all (a layout per phase, not per block).
+OPEN_IN_PAGE_JS = """indexes => {
+    const all = document.querySelectorAll('article details');
+    const blocks = indexes.map(index => {
+        const details = all[index];
+        return {index, details, body: details.querySelector(':scope > :not(summary)')};
+    });
+    const hiddenBefore = blocks.map(block => !shown(block.body));
+    blocks.forEach(block => block.details.querySelector(':scope > summary').click());
+    return blocks.map((block, i) => ({index: block.index, hiddenBefore: hiddenBefore[i],
+                                      open: block.details.open, shownAfter: shown(block.body)}));
+}"""
 
-def test_collapsible_blocks_open_on_click(open_page, site_dir):
-    """On every page, the first and the last closed block (a quiz's hidden answers aside)."""
+
+def test_collapsible_blocks_open_on_click(visit_each, site_dir):
+    """On every page, every closed block (a quiz's hidden answers aside): the site's first by a
+    real mouse click, the others by a click dispatched in the page, checked in one round trip."""
     urls = pages_with(site_dir, "<details")
     assert urls, "no page has a collapsible block"
-    tested = 0
-    for url in urls:
-        visit = open_page()
-        visit.goto(url, idle=False)  # test_page_loads_clean_and_offline waits for the rest
+    by_mouse, in_the_page = 0, 0
+    for url, visit in visit_each(urls):
         closed = visit.page.evaluate(CLOSED_JS)
-        for index in closed[:1] + closed[1:][-1:]:
-            details = visit.page.locator("article details").nth(index)
-            details.scroll_into_view_if_needed()
-            body = details.locator(":scope > :not(summary)").first
-            assert not body.is_visible(), (url, index)
-            details.locator(":scope > summary").click()
-            assert details.evaluate("d => d.open"), (url, index)
-            assert body.is_visible(), (url, index)
-            tested += 1
+        if closed and not by_mouse:
+            click_open(visit, closed.pop(0), url)
+            by_mouse += 1
+        for block in in_page(visit, OPEN_IN_PAGE_JS, closed):
+            assert block["hiddenBefore"] and block["open"] and block["shownAfter"], (url, block)
+            in_the_page += 1
         assert not visit.problems(), visit.problems()
-    assert tested >= 1
+    assert by_mouse == 1 and in_the_page >= 1, (by_mouse, in_the_page)
 
 
-def test_quiz_questions_say_right_or_wrong_and_open_the_answer(open_page, site_dir):
+def click_open(visit, index: int, url: str) -> None:
+    """The block's summary clicked with the mouse, as a reader does: its body appears."""
+    details = visit.page.locator("article details").nth(index)
+    details.scroll_into_view_if_needed()
+    body = details.locator(":scope > :not(summary)").first
+    assert not body.is_visible(), (url, index)
+    details.locator(":scope > summary").click()
+    assert details.evaluate("d => d.open"), (url, index)
+    assert body.is_visible(), (url, index)
+
+
+# Each quiz from ``first`` on answered in the page, alternately right and wrong, as the page's
+# first quiz by the mouse: a wrong answer at index 0.
+ANSWER_IN_PAGE_JS = """first => Array.from(document.querySelectorAll('.jd-quiz')).slice(first)
+    .map((quiz, offset) => {
+        const index = first + offset;
+        const right = parseInt(quiz.dataset.answer, 10);
+        const options = quiz.querySelectorAll('.jd-quiz__option');
+        const radios = quiz.querySelectorAll('input[type=radio]').length;
+        const answer = quiz.querySelector(':scope > details');
+        const hiddenBefore = !shown(answer);
+        const choice = index % 2 ? right : (right % radios) + 1;
+        options[choice - 1].click();
+        return {index, right, choice, radios, hiddenBefore,
+                feedback: quiz.querySelector('.jd-quiz__feedback').innerText,
+                result: quiz.dataset.result, open: answer.open, shownAfter: shown(answer)};
+    })"""
+
+
+def test_quiz_questions_say_right_or_wrong_and_open_the_answer(visit_each, site_dir):
+    """On every page with quizzes, every quiz: options, a folded answer, then right or wrong said
+    and the answer opened; the site's first quiz by a real mouse click, the others in the page."""
     urls = pages_with(site_dir, 'class="jd-quiz"')
     if not urls:
         pytest.fail("no page has a quiz (.jd-quiz)", pytrace=False)
-    for url in urls:
-        visit = open_page()
-        visit.goto(url, idle=False)  # test_page_loads_clean_and_offline waits for the rest
-        quizzes = visit.page.locator(".jd-quiz")
-        assert quizzes.count() >= 1
-        for index in range(quizzes.count()):
-            quiz = quizzes.nth(index)
-            right = int(quiz.get_attribute("data-answer"))
-            options = quiz.locator("input[type=radio]")
-            answer = quiz.locator(":scope > details")
-            assert options.count() >= 2 and not answer.is_visible(), (url, index)
-            choice = right if index % 2 else (right % options.count()) + 1  # alternate right/wrong
-            quiz.locator(".jd-quiz__option").nth(choice - 1).click()
-            feedback = quiz.locator(".jd-quiz__feedback").inner_text()
-            assert feedback.startswith("✅" if choice == right else "❌"), (url, index, feedback)
-            assert quiz.get_attribute("data-result") == ("right" if choice == right else "wrong")
-            assert answer.is_visible() and answer.evaluate("d => d.open"), (url, index)
+    for number, (url, visit) in enumerate(visit_each(urls)):
+        assert visit.page.locator(".jd-quiz").count() >= 1
+        if number == 0:
+            answer_with_the_mouse(visit.page.locator(".jd-quiz").first, url)
+        for quiz in in_page(visit, ANSWER_IN_PAGE_JS, 1 if number == 0 else 0):
+            where = (url, quiz)
+            assert quiz["radios"] >= 2 and quiz["hiddenBefore"], where
+            right = quiz["choice"] == quiz["right"]
+            assert quiz["feedback"].startswith("✅" if right else "❌"), where
+            assert quiz["result"] == ("right" if right else "wrong"), where
+            assert quiz["open"] and quiz["shownAfter"], where
         assert not visit.problems(), visit.problems()
+
+
+def answer_with_the_mouse(quiz, url: str) -> None:
+    """The first quiz (index 0: a wrong option, as the alternation says), clicked as a reader."""
+    right = int(quiz.get_attribute("data-answer"))
+    options = quiz.locator("input[type=radio]")
+    answer = quiz.locator(":scope > details")
+    assert options.count() >= 2 and not answer.is_visible(), url
+    choice = (right % options.count()) + 1
+    quiz.locator(".jd-quiz__option").nth(choice - 1).click()
+    feedback = quiz.locator(".jd-quiz__feedback").inner_text()
+    assert feedback.startswith("❌"), (url, feedback)
+    assert quiz.get_attribute("data-result") == "wrong"
+    assert answer.is_visible() and answer.evaluate("d => d.open"), url
 
 
 @pytest.mark.parametrize("address", ["", CHART_PAGE])

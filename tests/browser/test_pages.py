@@ -9,11 +9,11 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import axe_check
 import pytest
 import yaml
+from page_survey import FIRST_SCREENS, SECTION_WIDTHS
 from served_site import ROOT, page_urls
-
-BLOCKING = {"serious", "critical"}
 
 
 def site_config() -> dict:
@@ -57,74 +57,39 @@ class Tags(HTMLParser):
 # ---------------------------------------------------------------- in the browser
 
 
-def test_page_loads_clean_and_offline(open_page, url):
+def test_page_loads_clean_and_offline(surveys, url):
     """No console error, no failed load, no request to any host but 127.0.0.1 (lazy images too)."""
-    visit = open_page()
-    visit.goto(url)
-    visit.scroll_through()
-    assert not visit.problems(), "\n".join(visit.problems())
-    assert visit.page.locator("h1").first.inner_text().strip()
+    problems, heading = surveys.of(url, "light")["clean"]
+    assert not problems, "\n".join(problems)
+    assert heading.strip()
 
 
-def test_axe_finds_no_serious_violation(open_page, url, scheme):
+def test_axe_finds_no_serious_violation(surveys, url, scheme):
     """axe-core, the whole page, light and dark: nothing of serious or critical impact."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    visit = open_page(scheme)
-    visit.goto(url)
-    expected = "slate" if scheme == "dark" else "default"
-    assert visit.page.get_attribute("body", "data-md-color-scheme") == expected
-    results = Axe().run(visit.page).response
-    found = [
-        f"{v['impact']} {v['id']}: {v['help']} at "
-        + ", ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:5])
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
+    shown_scheme, violations, problems = surveys.of(url, scheme)["axe"]
+    assert shown_scheme == ("slate" if scheme == "dark" else "default")
+    found = axe_check.blocking(violations)
     assert not found, "\n".join(found)
-    assert not visit.problems(), "\n".join(visit.problems())
+    assert not problems, "\n".join(problems)
 
 
-SECTION_HEIGHTS = """() => [...document.querySelectorAll('.jd-section')].map((section, i) => {
-    const placeholder = parseFloat(section.style.containIntrinsicSize.split(' ').pop());
-    section.style.contentVisibility = 'visible';  // lay it out for real, on screen or not
-    let heading = section;
-    while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
-    const where = `section ${i + 1} (after ${heading ? '#' + heading.id : 'the top'})`;
-    return [where, section.getBoundingClientRect().height, placeholder];
-})"""
-
-
-@pytest.mark.parametrize("width", [360, 1280])
-def test_section_placeholders_are_never_shorter_than_their_sections(open_page, url, width):
+@pytest.mark.parametrize("width", SECTION_WIDTHS)
+def test_section_placeholders_are_never_shorter_than_their_sections(surveys, url, width):
     """A skipped section is drawn at its placeholder height; a shorter placeholder would let its
     contents spill over what follows, and axe then measures text against the wrong background."""
-    visit = open_page()
-    visit.page.set_viewport_size({"width": width, "height": 800})
-    visit.goto(url, idle=False)
     short = [
         f"{where}: {real:.0f} px laid out, placeholder {placeholder:.0f} px"
-        for where, real, placeholder in visit.page.evaluate(SECTION_HEIGHTS)
+        for where, real, placeholder in surveys.of(url, "light")["section heights"][width]
         if real > placeholder
     ]
     assert not short, f"{url} at {width} px wide:\n" + "\n".join(short)
 
 
-FIRST_SKIPPABLE_SECTION_TOP = """() => {
-    const auto = [...document.querySelectorAll('.jd-section')]
-        .find(s => getComputedStyle(s).contentVisibility === 'auto');
-    return auto ? auto.getBoundingClientRect().top + window.scrollY : null;
-}"""
-
-
-@pytest.mark.parametrize("width, height", [(360, 800), (412, 915), (600, 1000), (1350, 1000)])
-def test_no_section_is_on_the_first_screen(open_page, url, width, height):
+@pytest.mark.parametrize("width, height", FIRST_SCREENS)
+def test_no_section_is_on_the_first_screen(surveys, url, width, height):
     """Chromium paints the first frame with each skippable section as its placeholder; one on
     screen would then change height and shift what follows it (as on three notebook views)."""
-    visit = open_page()
-    visit.page.set_viewport_size({"width": width, "height": height})
-    visit.goto(url, idle=False)
-    top = visit.page.evaluate(FIRST_SKIPPABLE_SECTION_TOP)
+    top = surveys.of(url, "light")["first screens"][width, height]
     assert top is None or top >= height, f"{url}: the first skippable section is at {top:.0f} px"
 
 

@@ -18,10 +18,10 @@ import json
 import math
 import re
 
+import axe_check
 import pytest
 
 LESSON = "track/jit-of-scan/"
-BLOCKING = {"serious", "critical"}
 
 # The step functions the lesson's snippet scans, written again here, independently.
 STEPS = {
@@ -244,8 +244,6 @@ def test_own_input_is_a_labelled_simulation_that_agrees_with_jax(open_page, data
 
 
 def test_widget_is_accessible_in_light_and_dark_mode(open_page, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     visit = open_lesson(open_page, scheme)
     page = visit.page
     expected = "slate" if scheme == "dark" else "default"
@@ -254,12 +252,7 @@ def test_widget_is_accessible_in_light_and_dark_mode(open_page, scheme):
     widget.locator("button[data-op=max]").click()
     for _ in range(3):
         widget.locator("button[data-action=step]").click()
-    results = Axe().run(page, context=".scan-viz").response
-    found = [
-        f"{v['impact']} {v['id']}: {v['help']}"
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
+    found = axe_check.blocking(axe_check.violations(page, context=".scan-viz"))
     assert not found, "\n".join(found)
     colors = widget.evaluate(
         """node => {
