@@ -246,7 +246,7 @@ def check(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Measure cold build, warm rebuild and one-page-edit rebuild against running the code once."""
+    """Cold build, warm and one-page-edit rebuilds against running the code once; then the suite."""
     install(session, "docs")
     session.run("python", "tests/bench_build.py", *session.posargs)
 
