@@ -3,7 +3,8 @@
 Tests that measure time are marked ``timing`` here, from their code, and `nox -s tests` runs them
 alone before the rest runs on every core (pytest-xdist). A pytest-xdist worker tells the code it
 runs that the CPU is shared (``JITDOCS_SHARED_CPU``), and jitkit then refuses any timing claim, so a
-test this rule misses fails with a message that says how to mark it.
+test this rule misses fails with a message that says how to mark it. Under ``--dist loadscope``,
+the scope is ours: a page (``group_of``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,14 +36,53 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[SHARED_CPU_VARIABLE] = f"pytest-xdist worker {worker}, beside other tests"
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's loadgroup reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        page = page_of(item)
-        if page:  # its examples share one namespace: one worker runs them all, in order
-            item.add_marker(pytest.mark.xdist_group(page))
-        if measures_time_in(item, page):
+        if measures_time_in(item, page_of(item)):
             item.add_marker(pytest.mark.timing)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadscope`` with a page as the scope. (pytest-xdist's loadgroup cannot group
+    here: it renames a test's nodeid, which pytest 9 no longer reads.)"""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    url_ids = site_url_ids()
+
+    class PageScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid, url_ids)
+
+    return PageScheduling(config, log)
+
+
+def group_of(nodeid: str, url_ids: list[str]) -> str:
+    """What one worker runs together: a docs page's examples (they share one namespace, in
+    order); a site page's browser tests (its two loads, made once per worker, serve them all);
+    any other test alone."""
+    path = nodeid.split("::", 1)[0]
+    if path.endswith(".md"):
+        return path
+    if path.startswith("tests/browser/") and nodeid.endswith("]") and "[" in nodeid:
+        params = nodeid[nodeid.index("[") + 1 : -1]
+        for url in url_ids:  # a URL id has a "/" or is "home" or "404.html": no other id is
+            if f"-{params}-".find(f"-{url}-") >= 0:
+                return f"site page {url}"
+    return nodeid
+
+
+def site_url_ids() -> list[str]:
+    """The browser tests' ids of the site's pages (tests/browser/conftest.py), longest first."""
+    site = os.environ.get("JITDOCS_SITE_DIR")
+    if not site:
+        return []  # each worker builds its own site: nothing to share
+    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    from served_site import page_urls
+
+    return sorted((url or "home" for url in page_urls(Path(site))), key=len, reverse=True)
 
 
 def page_of(item: pytest.Item) -> str | None:

@@ -153,7 +153,7 @@ def tests(session: nox.Session) -> None:
     session.log("Every other test, on every core:")
     session.run(
         "pytest",
-        *("-m", "not timing", "--numprocesses", "auto", "--dist", "loadgroup"),
+        *("-m", "not timing", "--numprocesses", "auto", "--dist", "loadscope"),
         *session.posargs,
         env=env,
         success_codes=[0, no_tests],

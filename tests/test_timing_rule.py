@@ -3,6 +3,7 @@ code that claims a speed while other work runs beside it fails, and says how to 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -74,3 +75,26 @@ def test_a_claim_the_rule_misses_fails_loudly_in_a_parallel_worker(tmp_path):
     assert "@pytest.mark.timing" in parallel.stdout
     alone = run_pytest(tmp_path, "-q")  # the same two, one at a time in one process: they pass
     assert alone.returncode == 0 and "2 passed" in alone.stdout, alone.stdout + alone.stderr
+
+
+def root_conftest():
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_worker_runs_a_docs_page_or_a_site_page_together():
+    group_of = root_conftest().group_of
+    urls = ["course/why-compile/notebook/", "course/why-compile/", "404.html", "home"]
+    assert group_of("docs/course/loops.md::line:12,column:1", urls) == "docs/course/loops.md"
+    browser = "tests/browser/test_pages.py::"
+    assert group_of(browser + "test_axe[course/why-compile/-dark]", urls) == (
+        "site page course/why-compile/"
+    )
+    assert group_of(browser + "test_heights[360-course/why-compile/notebook/]", urls) == (
+        "site page course/why-compile/notebook/"
+    )
+    assert group_of(browser + "test_clean[home]", urls) == "site page home"
+    alone = [browser + "test_clean[course/loops/]", "tests/test_run.py::test_x[a-b]"]
+    assert [group_of(nodeid, urls) for nodeid in alone] == alone

@@ -53,16 +53,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("scheme", ["light", "dark"])
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's loadgroup reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, one worker runs all of a page's tests: its light and dark loads
-    (``surveys``) are made once per worker, and serve every test of that page."""
-    for item in items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        if "url" in params and "tests/browser" in Path(item.path).as_posix():
-            item.add_marker(pytest.mark.xdist_group(f"page {params['url'] or 'home'}"))
-
-
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     return built_site()
