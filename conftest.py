@@ -80,9 +80,9 @@ def site_url_ids() -> list[str]:
     if not site:
         return []  # each worker builds its own site: nothing to share
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
-    from served_site import page_urls
+    from served_site import page_urls, url_id
 
-    return sorted((url or "home" for url in page_urls(Path(site))), key=len, reverse=True)
+    return sorted(map(url_id, page_urls(Path(site))), key=len, reverse=True)
 
 
 def page_of(item: pytest.Item) -> str | None:

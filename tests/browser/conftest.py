@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 from find_browser import ENABLE_HINT
 from page_survey import DESKTOP, Surveys
-from served_site import CHROMIUM, CHROMIUM_ARGS, build_site, page_urls, serve
+from served_site import CHROMIUM, CHROMIUM_ARGS, build_site, page_urls, serve, url_id
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NOT_RUN = "browser test not run"
@@ -48,7 +48,7 @@ def built_site() -> Path:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "url" in metafunc.fixturenames:
-        metafunc.parametrize("url", page_urls(built_site()), ids=lambda u: u or "home")
+        metafunc.parametrize("url", page_urls(built_site()), ids=url_id)
     if "scheme" in metafunc.fixturenames:
         metafunc.parametrize("scheme", ["light", "dark"])
 

@@ -116,6 +116,11 @@ def serve(directory: Path) -> Iterator[str]:
         thread.join()
 
 
+def url_id(url: str) -> str:
+    """A page's part of a browser test's id (conftest.py's scheduler reads it back)."""
+    return url or "home"
+
+
 def page_urls(site: Path) -> list[str]:
     """Site-relative URL of every HTML page in a built site (``about/x/``, ``404.html``...)."""
     urls = []
