@@ -205,8 +205,8 @@ def visit_each(browser, base_url):
 
 @pytest.fixture(scope="session")
 def surveys(browser, base_url):
-    """What one load of each page showed, per colour scheme, kept for this worker's session."""
-    return Surveys(lambda scheme: start_visit(browser, base_url, scheme))
+    """What one load of each page showed, kept for this worker's session."""
+    return Surveys(lambda: start_visit(browser, base_url))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

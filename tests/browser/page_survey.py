@@ -1,12 +1,20 @@
-"""One load of a page per colour scheme gathers what test_pages.py's per-page tests assert.
+"""One load of a page gathers what test_pages.py's per-page tests assert.
 
 Those tests used to open a fresh context and load the page once each: a clean load, axe in light
-and in dark, two widths for section heights and four first screens, nine loads per page. Now a
-light load gathers, in this order, axe's findings, the first-screen layout at four window sizes,
-a scroll through at the desktop size, then the section heights, which lay every section out for
-good (so nothing is measured after them); a dark load gathers axe's findings. Each stage keeps
-its data or its error, and each test asserts on its own stage, so a test still fails on its own
-defect, and only on it. A failed load fails every stage of that page.
+and in dark, two widths for section heights and four first screens, nine loads per page. Now one
+load gathers, in this order: the first-screen layout at four window sizes, a scroll through at
+the desktop size, the section heights (which lay every section out for good), then axe's
+findings in light and, the page switched with its own palette toggle as a reader switches it,
+in dark. Each stage keeps its data or its error, and each test asserts on its own stage, so a
+test still fails on its own defect, and only on it. A failed load fails every stage of that page.
+
+axe runs last, on every section laid out, because a section the browser skips (off screen,
+``content-visibility: auto``) keeps the colours it had when it was skipped: after a switch to
+dark, axe read light-scheme colours there and reported contrast failures no reader can see.
+Laid out, each section shows what a reader scrolling to it sees. Dark is switched to, not loaded:
+the scheme is CSS on the same document (Material sets ``data-md-color-scheme``), so axe sees what
+a dark load shows, for one load less per page. That a reader whose system prefers dark gets it
+on load is tested where a page draws by scheme (test_scan_visualizer.py, test_notebook_view.py).
 
 First-screen and section layout is measured after resizing the window, not on a load at that
 size: both are pure layout (the sections' placeholder sizes are static CSS, and a section's top
@@ -25,6 +33,7 @@ FIRST_SCREENS = [(360, 800), (412, 915), (600, 1000), (1350, 1000)]
 SECTION_WIDTHS = [360, 1280]
 SECTION_WINDOW_HEIGHT = 800
 LOAD = "load"
+DARK = ("Switch to dark mode", "slate")  # (the toggle's title, the scheme it shows)
 
 SECTION_HEIGHTS = """() => [...document.querySelectorAll('.jd-section')].map((section, i) => {
     const placeholder = parseFloat(section.style.containIntrinsicSize.split(' ').pop());
@@ -67,31 +76,40 @@ class Survey:
 
 
 class Surveys:
-    """Surveys by (url, scheme), each made on first use; ``open_visit(scheme)`` gives a Visit."""
+    """Surveys by URL, each made on first use; ``open_visit()`` gives a Visit in light."""
 
-    def __init__(self, open_visit: Callable[[str], object]):
+    def __init__(self, open_visit: Callable[[], object]):
         self._open_visit = open_visit
-        self._done: dict[tuple[str, str], Survey] = {}
+        self._done: dict[str, Survey] = {}
 
-    def of(self, url: str, scheme: str) -> Survey:
-        if (url, scheme) not in self._done:
-            visit = self._open_visit(scheme)
+    def of(self, url: str) -> Survey:
+        if url not in self._done:
+            visit = self._open_visit()
             try:
-                self._done[url, scheme] = survey(visit, url, light=scheme == "light")
+                self._done[url] = survey(visit, url)
             finally:
                 visit.page.context.close()
-        return self._done[url, scheme]
+        return self._done[url]
 
 
-def survey(visit, url: str, light: bool) -> Survey:
+def survey(visit, url: str) -> Survey:
     found = Survey()
     found.gather(LOAD, lambda: visit.goto(url))
-    found.gather("axe", lambda: axe_findings(visit))
-    if light:
-        found.gather("first screens", lambda: first_screen_tops(visit.page))
-        found.gather("clean", lambda: scroll_clean(visit))
-        found.gather("section heights", lambda: section_heights(visit.page))
+    found.gather("first screens", lambda: first_screen_tops(visit.page))
+    found.gather("clean", lambda: scroll_clean(visit))
+    found.gather("section heights", lambda: section_heights(visit.page))
+    found.gather("axe light", lambda: axe_findings(at_desktop_size(visit)))
+    found.gather("axe dark", lambda: axe_findings(switch_scheme(visit, DARK)))
     return found
+
+
+def switch_scheme(visit, scheme: tuple[str, str]):
+    """Click the palette toggle, as a reader does; wait until the page shows the scheme."""
+    toggle_title, shown = scheme
+    visit.page.locator(f'[title="{toggle_title}"]').click()
+    visit.page.wait_for_function(f"document.body.dataset.mdColorScheme === '{shown}'")
+    visit.page.evaluate(NEXT_FRAME)
+    return visit
 
 
 def axe_findings(visit) -> tuple[str | None, list[dict], list[str]]:
@@ -113,10 +131,14 @@ def first_screen_tops(page) -> dict[tuple[int, int], float | None]:
     return tops
 
 
+def at_desktop_size(visit):
+    resize(visit.page, **DESKTOP)
+    return visit
+
+
 def scroll_clean(visit) -> tuple[list[str], str]:
     """Scrolled through at the desktop size: the page's problems, and its first heading."""
-    resize(visit.page, **DESKTOP)
-    visit.scroll_through()
+    at_desktop_size(visit).scroll_through()
     return visit.problems(), visit.page.locator("h1").first.inner_text()
 
 

@@ -59,14 +59,14 @@ class Tags(HTMLParser):
 
 def test_page_loads_clean_and_offline(surveys, url):
     """No console error, no failed load, no request to any host but 127.0.0.1 (lazy images too)."""
-    problems, heading = surveys.of(url, "light")["clean"]
+    problems, heading = surveys.of(url)["clean"]
     assert not problems, "\n".join(problems)
     assert heading.strip()
 
 
 def test_axe_finds_no_serious_violation(surveys, url, scheme):
     """axe-core, the whole page, light and dark: nothing of serious or critical impact."""
-    shown_scheme, violations, problems = surveys.of(url, scheme)["axe"]
+    shown_scheme, violations, problems = surveys.of(url)[f"axe {scheme}"]
     assert shown_scheme == ("slate" if scheme == "dark" else "default")
     found = axe_check.blocking(violations)
     assert not found, "\n".join(found)
@@ -79,7 +79,7 @@ def test_section_placeholders_are_never_shorter_than_their_sections(surveys, url
     contents spill over what follows, and axe then measures text against the wrong background."""
     short = [
         f"{where}: {real:.0f} px laid out, placeholder {placeholder:.0f} px"
-        for where, real, placeholder in surveys.of(url, "light")["section heights"][width]
+        for where, real, placeholder in surveys.of(url)["section heights"][width]
         if real > placeholder
     ]
     assert not short, f"{url} at {width} px wide:\n" + "\n".join(short)
@@ -89,7 +89,7 @@ def test_section_placeholders_are_never_shorter_than_their_sections(surveys, url
 def test_no_section_is_on_the_first_screen(surveys, url, width, height):
     """Chromium paints the first frame with each skippable section as its placeholder; one on
     screen would then change height and shift what follows it (as on three notebook views)."""
-    top = surveys.of(url, "light")["first screens"][width, height]
+    top = surveys.of(url)["first screens"][width, height]
     assert top is None or top >= height, f"{url}: the first skippable section is at {top:.0f} px"
 
 
