@@ -1,7 +1,7 @@
 """Every runnable block of every page under docs/ is a test (see engine/run/sybil_setup.py).
 
 Tests that measure time are marked ``timing`` here, from their code, and `nox -s tests` runs them
-alone before the rest runs on every core (pytest-xdist). A pytest-xdist worker tells the code it
+alone after the rest has run on every core (pytest-xdist). A pytest-xdist worker tells the code it
 runs that the CPU is shared (``JITDOCS_SHARED_CPU``), and jitkit then refuses any timing claim, so a
 test this rule misses fails with a message that says how to mark it. Under ``--dist loadscope``,
 the scope is ours: a page (``group_of``).

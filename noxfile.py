@@ -132,9 +132,9 @@ def tests(session: nox.Session) -> None:
     """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
 
     Three steps. The site is built once (its pages' code runs as `nox -s docs` runs it) for the
-    browser tests. The tests that measure time (marked `timing` by conftest.py from their code)
-    run alone. Then every other test runs on every core (pytest-xdist). Arguments go to both
-    pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
+    browser tests. Every test that measures no time runs on every core (pytest-xdist); then
+    the tests that measure time (marked `timing` by conftest.py from their code) run alone.
+    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
     there is none and the session runs as root; elsewhere the browser tests are reported as not
@@ -142,15 +142,16 @@ def tests(session: nox.Session) -> None:
     """
     install(session, "test")
     ensure_browser(session)
-    env = {}
+    tmp = Path(session.create_tmp())
+    fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
+    shutil.rmtree(fresh_venvs, ignore_errors=True)
+    env = {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
     if selects_browser_tests(session.posargs):
-        site = Path(session.create_tmp()) / "test-site"
+        site = tmp / "test-site"
         session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
         env["JITDOCS_SITE_DIR"] = str(site)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
-    session.log("The tests that measure time, alone:")
-    session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, no_tests])
-    session.log("Every other test, on every core:")
+    session.log("The tests that measure no time, on every core:")
     session.run(
         "pytest",
         *("-m", "not timing", "--numprocesses", "auto", "--dist", "loadscope"),
@@ -158,6 +159,10 @@ def tests(session: nox.Session) -> None:
         env=env,
         success_codes=[0, no_tests],
     )
+    # After, not before: the venvs the notebooks need are made by then, so this one-core run
+    # spends its time on the pages' code.
+    session.log("The tests that measure time, alone:")
+    session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, no_tests])
 
 
 def selects_browser_tests(args: list[str]) -> bool:
