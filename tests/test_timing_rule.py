@@ -45,6 +45,18 @@ def test_a_page_measures_time_when_its_code_or_a_module_it_imports_claims_a_spee
     assert not timing.measures_time(page("# D\n\n" + fence("print(1)")))
 
 
+def test_a_checker_counts_only_on_a_page_that_names_it():
+    """check_solution reads every snippets/_checks/*.py at run time, but loads one by its name."""
+    checkers = sorted((SNIPPETS / "_checks").glob("*.py"))
+    claiming = [path.stem for path in checkers if timing.names_claim_helper(path.read_text())]
+    quiet = [path.stem for path in checkers if path.stem not in claiming]
+    assert claiming and quiet, "this test needs a checker that claims a speed and one that does not"
+    uses = "from check_solution import run_checks\nrun_checks({!r}, None)"
+    assert timing.measures_time(page("# D\n\n" + fence(uses.format(claiming[0]))))
+    assert not timing.measures_time(page("# D\n\n" + fence(uses.format(quiet[0]))))
+    assert not timing.measures_time(page("# D\n\n" + fence("import check_solution")))
+
+
 INDIRECT_CLAIM = """
 import jitkit
 

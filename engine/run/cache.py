@@ -70,13 +70,15 @@ def _version(name: str) -> str | None:
         return None
 
 
-def project_files(sources: list[str], root: Path = ROOT) -> dict[str, str]:
+def project_files(
+    sources: list[str], root: Path = ROOT, run_time_reads: bool = True
+) -> dict[str, str]:
     """Every project file ``sources`` import, followed recursively: path (from ``root``) -> text.
 
     Both the cache key and a notebook's bundle use it. Modules resolve under ``root/snippets``
     first, then ``root`` (as on the pages' ``sys.path``). A module that reads project files at
     run time names them in ``READS_AT_RUN_TIME`` (glob patterns relative to the root); those
-    files count too.
+    files count too, unless ``run_time_reads`` is false.
     """
     found: dict[str, str] = {}
     todo = list(sources)
@@ -84,7 +86,8 @@ def project_files(sources: list[str], root: Path = ROOT) -> dict[str, str]:
     while todo:
         names, reads = _imports_and_reads(todo.pop())
         paths = [path for name in sorted(names) for path in _module_file(name, folders)]
-        paths += [path for pattern in reads for path in sorted(root.glob(pattern))]
+        if run_time_reads:
+            paths += [path for pattern in reads for path in sorted(root.glob(pattern))]
         for path in paths:
             name = path.relative_to(root).as_posix()
             if name not in found:

@@ -1,13 +1,17 @@
 """Which code measures time. A page that makes a timing claim runs with nothing beside it, in the
 build and in the tests; every other page may share the CPU with other work.
 
-The rule reads the code, not a list: a page measures time when its blocks, or a project module
-they import, call one of jitkit's claim helpers. Code run beside other work gets
+The rule reads the code, not a list: a page measures time when its blocks, a project module
+they import, or a file they load by name (an exercise's checker), call one of jitkit's claim
+helpers. Code run beside other work gets
 ``SHARED_CPU_VARIABLE`` in its environment, and jitkit then refuses any claim (``SharedCPUError``),
 so a claim the rule missed fails loudly instead of measuring noise.
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 from engine.page.model import Page
 from engine.run.cache import project_files
@@ -25,10 +29,25 @@ def measures_time(page: Page) -> bool:
 
 
 def uses_claim_helpers(sources: list[str]) -> bool:
-    """Do these sources, or a project module they import, name a claim helper?"""
-    modules = project_files(sources)
+    """Do these sources, a project module they import, or a file they load by name (one that a
+    module reads at run time, such as an exercise's checker), name a claim helper?"""
+    imported = project_files(sources, run_time_reads=False)
+    named = "\n".join([*sources, *imported.values()])
+    loaded = [
+        text
+        for path, text in project_files(sources).items()
+        if path not in imported and is_named(Path(path).stem, named)
+    ]
+    modules = {**imported, **project_files(loaded, run_time_reads=False)}
     modules.pop(HELPERS_HOME, None)
-    return names_claim_helper("\n".join([*sources, *modules.values()]))
+    return names_claim_helper("\n".join([*sources, *loaded, *modules.values()]))
+
+
+def is_named(stem: str, code: str) -> bool:
+    """Is ``stem`` a string in ``code`` (``self_check("training_loop")``)? Files read at run
+    time are loaded by name: one the code never names is never loaded (and if it is loaded
+    some other way, jitkit's guard stops its claim)."""
+    return re.search(rf"""["']{re.escape(stem)}["']""", code) is not None
 
 
 def names_claim_helper(code: str) -> bool:
