@@ -142,7 +142,7 @@ def tests(session: nox.Session) -> None:
     """
     install(session, "test")
     ensure_browser(session)
-    tmp = Path(session.create_tmp())
+    tmp = Path(session.create_tmp()).resolve()
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
     shutil.rmtree(fresh_venvs, ignore_errors=True)
     env = {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}

@@ -68,7 +68,7 @@ class FreshVenvs:
 def fresh_venvs(tmp_path_factory) -> FreshVenvs:
     before = os.environ.get("JUPYTER_PATH")
     shared = os.environ.get(SHARED_VENVS_VARIABLE)
-    folder = Path(shared) if shared else tmp_path_factory.mktemp("fresh-venvs")
+    folder = Path(shared).resolve() if shared else tmp_path_factory.mktemp("fresh-venvs")
     folder.mkdir(parents=True, exist_ok=True)
     yield FreshVenvs(folder)
     if before is None:
