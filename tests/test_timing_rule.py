@@ -3,6 +3,7 @@ code that claims a speed while other work runs beside it fails, and says how to 
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import subprocess
@@ -110,3 +111,12 @@ def test_one_worker_runs_a_docs_page_or_a_site_page_together():
     assert group_of(browser + "test_clean[home]", urls) == "site page home"
     alone = [browser + "test_clean[course/loops/]", "tests/test_run.py::test_x[a-b]"]
     assert [group_of(nodeid, urls) for nodeid in alone] == alone
+
+
+def test_collection_is_frozen_but_what_a_test_makes_is_found_by_referrers():
+    """conftest.py freezes what collection made (cheaper garbage collections); a leak check
+    looks for what holds a tracer among objects made later, which stay visible."""
+    assert gc.get_freeze_count() > 10_000  # every collected item, every parsed page
+    made_here = Exception("a stand-in for a tracer")
+    holder = [made_here]
+    assert any(referrer is holder for referrer in gc.get_referrers(made_here))
