@@ -24,7 +24,15 @@ from urllib.parse import urlsplit
 import pytest
 from find_browser import ENABLE_HINT
 from page_survey import DESKTOP, Surveys
-from served_site import CHROMIUM, CHROMIUM_ARGS, build_site, page_urls, serve, url_id
+from served_site import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    build_site,
+    page_urls,
+    pages_with,
+    serve,
+    url_id,
+)
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 NOT_RUN = "browser test not run"
@@ -46,9 +54,19 @@ def built_site() -> Path:
     return _site
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "pages_with(needle): a test's `url` is only the pages whose HTML has needle"
+    )
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "url" in metafunc.fixturenames:
-        metafunc.parametrize("url", page_urls(built_site()), ids=url_id)
+        wanted = metafunc.definition.get_closest_marker("pages_with")
+        site = built_site()
+        urls = pages_with(site, wanted.args[0]) if wanted else page_urls(site)
+        assert urls, f"no page has {wanted.args[0]!r}: {metafunc.function.__name__} tests nothing"
+        metafunc.parametrize("url", urls, ids=url_id)
     if "scheme" in metafunc.fixturenames:
         metafunc.parametrize("scheme", ["light", "dark"])
 

@@ -53,6 +53,48 @@ FIRST_SKIPPABLE_SECTION_TOP = """() => {
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+PAIRS_JS = """() => ({
+    pairs: Array.from(document.querySelectorAll('.jd-pair')).map(pair => {
+        const boxes = Array.from(pair.querySelectorAll(':scope > .admonition'));
+        return boxes.map(box => ({
+            classes: Array.from(box.classList),
+            title: (box.querySelector(':scope > .admonition-title') || {}).textContent || '',
+            code: box.querySelectorAll('pre').length,
+        }));
+    }),
+    firstShown: shown(document.querySelector('.jd-pair')),
+})"""
+
+# As Playwright's is_visible: a box with an area, not visibility:hidden, not in a closed block.
+SHOWN_JS = """const shown = element => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && element.checkVisibility({visibilityProperty: true});
+};"""
+
+
+CLOSED_JS = """() => Array.from(document.querySelectorAll('article details'))
+    .map((details, index) => [details, index])
+    .filter(([details]) => !details.open && details.getClientRects().length > 0)
+    .map(([, index]) => index)"""
+
+# A reader's click on each block's summary, dispatched in the page: whether each block's body was
+# hidden before any click, and is open and shown after them all (a layout per phase, not per block).
+OPEN_IN_PAGE_JS = """indexes => {
+    const all = document.querySelectorAll('article details');
+    const blocks = indexes.map(index => {
+        const details = all[index];
+        return {index, details, body: details.querySelector(':scope > :not(summary)')};
+    });
+    const hiddenBefore = blocks.map(block => !shown(block.body));
+    blocks.forEach(block => block.details.querySelector(':scope > summary').click());
+    return blocks.map((block, i) => ({index: block.index, hiddenBefore: hiddenBefore[i],
+                                      open: block.details.open, shownAfter: shown(block.body)}));
+}"""
+
+
+QUIZ_ANSWERS_JS = "() => document.querySelectorAll('article .jd-quiz details').length"
+
+
 @dataclass
 class Survey:
     """Data (or the error raised while gathering it) per stage of one page load."""
@@ -100,7 +142,20 @@ def survey(visit, url: str) -> Survey:
     found.gather("section heights", lambda: section_heights(visit.page))
     found.gather("axe light", lambda: axe_findings(at_desktop_size(visit)))
     found.gather("axe dark", lambda: axe_findings(switch_scheme(visit, DARK)))
+    found.gather("pairs", lambda: in_page(visit, PAIRS_JS))
+    found.gather("collapsibles", lambda: collapsibles(visit))  # opens them: the last stage
     return found
+
+
+def collapsibles(visit) -> tuple[list[dict], int, list[str]]:
+    """Each closed block clicked open in the page; the quiz answers; the page's problems."""
+    opened = in_page(visit, OPEN_IN_PAGE_JS, visit.page.evaluate(CLOSED_JS))
+    return opened, visit.page.evaluate(QUIZ_ANSWERS_JS), visit.problems()
+
+
+def in_page(visit, script: str, arg=None):
+    """Evaluate ``script`` with the ``shown(element)`` helper in scope: one round trip."""
+    return visit.page.evaluate(f"(arg) => {{ {SHOWN_JS} return ({script})(arg); }}", arg)
 
 
 def switch_scheme(visit, scheme: tuple[str, str]):

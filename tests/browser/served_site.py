@@ -133,3 +133,13 @@ def page_urls(site: Path) -> list[str]:
         else:
             urls.append(relative.as_posix())
     return urls
+
+
+def html_of(site: Path, url: str) -> str:
+    path = site / (url if url.endswith(".html") else f"{url}index.html")
+    return path.read_text(encoding="utf-8")
+
+
+def pages_with(site: Path, needle: str) -> list[str]:
+    """URLs of the built pages whose HTML contains ``needle``."""
+    return [url for url in page_urls(site) if needle in html_of(site, url)]

@@ -5,19 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from served_site import page_urls
+from page_survey import CLOSED_JS, in_page
+from served_site import html_of, page_urls, pages_with
 
 CHART_PAGE = "course/why-compile/"
-
-
-def html_of(site_dir, url: str) -> str:
-    path = site_dir / (url if url.endswith(".html") else f"{url}index.html")
-    return path.read_text(encoding="utf-8")
-
-
-def pages_with(site_dir, needle: str) -> list[str]:
-    """URLs of the built pages whose HTML contains ``needle``."""
-    return [url for url in page_urls(site_dir) if needle in html_of(site_dir, url)]
 
 
 def test_search_finds_a_page_by_an_api_name(open_page):
@@ -35,82 +26,38 @@ def test_search_finds_a_page_by_an_api_name(open_page):
     assert not visit.problems(), visit.problems()
 
 
-PAIRS_JS = """() => ({
-    pairs: Array.from(document.querySelectorAll('.jd-pair')).map(pair => {
-        const boxes = Array.from(pair.querySelectorAll(':scope > .admonition'));
-        return boxes.map(box => ({
-            classes: Array.from(box.classList),
-            title: (box.querySelector(':scope > .admonition-title') || {}).textContent || '',
-            code: box.querySelectorAll('pre').length,
-        }));
-    }),
-    firstShown: shown(document.querySelector('.jd-pair')),
-})"""
-
-# As Playwright's is_visible: a box with an area, not visibility:hidden, not in a closed block.
-SHOWN_JS = """const shown = element => {
-    const box = element.getBoundingClientRect();
-    return box.width > 0 && box.height > 0 && element.checkVisibility({visibilityProperty: true});
-};"""
-
-
-def in_page(visit, script: str, arg=None):
-    """Evaluate ``script`` with the ``shown(element)`` helper in scope: one round trip."""
-    return visit.page.evaluate(f"(arg) => {{ {SHOWN_JS} return ({script})(arg); }}", arg)
-
-
-def test_bad_and_good_examples_are_rendered_as_pairs(visit_each, site_dir):
+@pytest.mark.pages_with('class="jd-pair"')
+def test_bad_and_good_examples_are_rendered_as_pairs(surveys, url):
     """Each .jd-pair: a titled failure box, then a titled success box, each showing code."""
-    urls = pages_with(site_dir, 'class="jd-pair"')
-    assert urls, "no page has a ❌/✅ pair"
-    for url, visit in visit_each(urls):
-        found = in_page(visit, PAIRS_JS)
-        assert found["pairs"], url
-        for number, boxes in enumerate(found["pairs"], start=1):
-            where = f"{url} pair {number}"
-            assert len(boxes) == 2, (where, boxes)
-            assert "failure" in boxes[0]["classes"] and "success" in boxes[1]["classes"], where
-            assert all(box["title"].strip() and box["code"] >= 1 for box in boxes), (where, boxes)
-        assert found["firstShown"], url
-        assert not visit.problems(), visit.problems()
+    found = surveys.of(url)["pairs"]
+    assert found["pairs"], url
+    for number, boxes in enumerate(found["pairs"], start=1):
+        where = f"{url} pair {number}"
+        assert len(boxes) == 2, (where, boxes)
+        assert "failure" in boxes[0]["classes"] and "success" in boxes[1]["classes"], where
+        assert all(box["title"].strip() and box["code"] >= 1 for box in boxes), (where, boxes)
+    assert found["firstShown"], url
 
 
-CLOSED_JS = """() => Array.from(document.querySelectorAll('article details'))
-    .map((details, index) => [details, index])
-    .filter(([details]) => !details.open && details.getClientRects().length > 0)
-    .map(([, index]) => index)"""
-
-# A reader's click on each block's summary, dispatched in the page: whether each block's body was
-# hidden before any click, and is open and shown after them all (a layout per phase, not per block).
-OPEN_IN_PAGE_JS = """indexes => {
-    const all = document.querySelectorAll('article details');
-    const blocks = indexes.map(index => {
-        const details = all[index];
-        return {index, details, body: details.querySelector(':scope > :not(summary)')};
-    });
-    const hiddenBefore = blocks.map(block => !shown(block.body));
-    blocks.forEach(block => block.details.querySelector(':scope > summary').click());
-    return blocks.map((block, i) => ({index: block.index, hiddenBefore: hiddenBefore[i],
-                                      open: block.details.open, shownAfter: shown(block.body)}));
-}"""
+@pytest.mark.pages_with("<details")
+def test_collapsible_blocks_open_on_click(surveys, url):
+    """Every closed block on the page (a quiz's hidden answers aside, which the quiz test
+    opens), clicked in the page: hidden before, open and shown after."""
+    blocks, quiz_answers, problems = surveys.of(url)["collapsibles"]
+    assert blocks or quiz_answers, f"{url} has a <details>, but none is closed or a quiz answer"
+    for block in blocks:
+        assert block["hiddenBefore"] and block["open"] and block["shownAfter"], (url, block)
+    assert not problems, problems
 
 
-def test_collapsible_blocks_open_on_click(visit_each, site_dir):
-    """On every page, every closed block (a quiz's hidden answers aside): the site's first by a
-    real mouse click, the others by a click dispatched in the page, checked in one round trip."""
-    urls = pages_with(site_dir, "<details")
-    assert urls, "no page has a collapsible block"
-    by_mouse, in_the_page = 0, 0
-    for url, visit in visit_each(urls):
-        closed = visit.page.evaluate(CLOSED_JS)
-        if closed and not by_mouse:
-            click_open(visit, closed.pop(0), url)
-            by_mouse += 1
-        for block in in_page(visit, OPEN_IN_PAGE_JS, closed):
-            assert block["hiddenBefore"] and block["open"] and block["shownAfter"], (url, block)
-            in_the_page += 1
-        assert not visit.problems(), visit.problems()
-    assert by_mouse == 1 and in_the_page >= 1, (by_mouse, in_the_page)
+def test_a_collapsible_block_opens_on_a_mouse_click(open_page):
+    """As a reader opens one: the mouse on its summary (the per-page test clicks in the page)."""
+    visit = open_page()
+    visit.goto(CHART_PAGE)
+    closed = visit.page.evaluate(CLOSED_JS)
+    assert closed, f"{CHART_PAGE} has no closed block to click"
+    click_open(visit, closed[0], CHART_PAGE)
+    assert not visit.problems(), visit.problems()
 
 
 def click_open(visit, index: int, url: str) -> None:
