@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from engine.page.claims import by_block
@@ -36,6 +35,7 @@ from engine.run.results import Outcome, PageResult
 from engine.site import notebook_view, setup_steps, version_notes
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.sections import wrap_sections
+from engine.site.view_render import ViewRenderer
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -71,20 +71,24 @@ class SiteHook:
     def __init__(self, preview: bool = False) -> None:
         self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
         self.state = BuildState()
+        self.views = ViewRenderer()
 
     def on_startup(self, command: str, dirty: bool) -> None:
         self.preview = command == "serve"
 
-    @event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
     def on_files(self, files: Files, config) -> Files:
         self.state = read_and_run(files, config, self.preview)
+        self.views = ViewRenderer()
         return files
 
     def on_page_markdown(self, markdown: str, page, config, files) -> str:
         return render_page(self.state, markdown, page, config)
 
     def on_pre_page(self, page, config, files):
-        return notebook_view.on_pre_page(page, config, files)  # an unchanged view, from its cache
+        return self.views.on_pre_page(page, config, files)  # a notebook view's render
+
+    def on_page_read_source(self, page, config) -> str | None:
+        return self.views.on_page_read_source(page, config)  # a notebook view's front matter
 
     def on_page_content(self, content: str, page, config, files) -> str:
         content = notebook_view.on_page_content(content, page, config, files)
@@ -96,6 +100,7 @@ on_startup = _site.on_startup
 on_files = _site.on_files
 on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
+on_page_read_source = _site.on_page_read_source
 on_page_content = _site.on_page_content
 
 
