@@ -21,6 +21,7 @@ from mkdocs.utils import meta
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.run.cache import installed_distributions
 from engine.run.results import Figure, Outcome
 from engine.site import notebook_view, view_render
 from engine.site.notebooks import build_notebook, wants_notebook
@@ -226,7 +227,9 @@ KEY_PARTS = {
     "template": change_template,
     "options": lambda view, mp: mp.setitem(view_render.OPTIONS, "no_prompt", False),
     "theme": lambda view, mp: mp.setattr(MATERIAL["theme"], "name", "mkdocs"),
-    "installed": lambda view, mp: mp.setattr(view_render, "installed", lambda: b"nbconvert-9"),
+    "installed": lambda view, mp: mp.setattr(
+        view_render, "installed_distributions", lambda: b"nbconvert-9"
+    ),
     "Jupyter path": lambda view, mp: mp.setenv("JUPYTER_PATH", str(view.parent)),
     "stored format": lambda view, mp: mp.setattr(view_render, "FORMAT", b"view-render-0"),
 }
@@ -243,7 +246,7 @@ def test_a_change_to_any_part_of_the_key_renders_the_view_again(view, monkeypatc
 
 
 def test_the_installed_distributions_are_in_the_key():
-    installed = view_render.installed().decode().split("\n")
+    installed = installed_distributions().decode().split("\n")
     names = {folder.split("-")[0].lower() for folder in installed[1:]}
     assert installed[0] == sys.version
     assert {"mkdocs_jupyter", "nbconvert", "pygments", "mistune", "jupytext"} <= names

@@ -33,6 +33,7 @@ from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import notebook_view, setup_steps, version_notes
+from engine.site.colours import STORE, ColouredOutputs
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.sections import wrap_sections
 from engine.site.view_render import ViewRenderer
@@ -50,6 +51,7 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     coloured: dict[str, str] = field(default_factory=dict)  # render_output's key -> its HTML
+    colours: ColouredOutputs = field(default_factory=ColouredOutputs)  # kept between builds
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -94,6 +96,9 @@ class SiteHook:
         content = notebook_view.on_page_content(content, page, config, files)
         return wrap_sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
 
+    def on_post_build(self, config) -> None:
+        self.state.colours.save()
+
 
 _site = SiteHook()
 on_startup = _site.on_startup
@@ -102,6 +107,7 @@ on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
 on_page_read_source = _site.on_page_read_source
 on_page_content = _site.on_page_content
+on_post_build = _site.on_post_build
 
 
 def read_and_run(files: Files, config, preview: bool) -> BuildState:
@@ -124,7 +130,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    state = BuildState(failures=failures)
+    state = BuildState(failures=failures, colours=ColouredOutputs(cache_dir / STORE, fresh))
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
@@ -277,7 +283,7 @@ def render_output(state: BuildState, text: str, title: str) -> str:
     if not terminal.has_colour(text):
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    state.coloured[key] = terminal.to_html(text.rstrip("\n")) + "\n"
+    state.coloured[key] = state.colours.html(text.rstrip("\n")) + "\n"
     return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
 
 

@@ -9,17 +9,15 @@ plugin, through its public events, with ``OPTIONS``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import get_toc
 
-from engine.run.cache import write_if_changed
+from engine.run.cache import installed_distributions, write_if_changed
 from engine.site.notebook_view import is_view
 
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")
@@ -39,20 +37,6 @@ OPTIONS = {
 FORMAT = b"view-render-1"  # what a stored render holds; change it when that changes
 
 
-@functools.cache
-def installed() -> bytes:
-    """Python's version and every installed distribution with its version (the names of their
-    ``.dist-info`` folders), which is all the third-party code a render can run."""
-    folders = sorted(
-        entry.name
-        for place in sys.path
-        if os.path.isdir(place)
-        for entry in os.scandir(place)
-        if entry.name.endswith((".dist-info", ".egg-info"))
-    )
-    return "\n".join([sys.version, *folders]).encode()
-
-
 def render_key(source: bytes, theme: str) -> str:
     """Everything a view's render depends on: the view notebook, the template, the options,
     the theme (mkdocs-jupyter adds a Mermaid loader to a theme other than Material), Python and
@@ -65,7 +49,7 @@ def render_key(source: bytes, theme: str) -> str:
         TEMPLATE.read_bytes(),
         json.dumps(OPTIONS, sort_keys=True).encode(),
         theme.encode(),
-        installed(),
+        installed_distributions(),
         json.dumps(jupyter).encode(),
     ]
     return hashlib.sha256(b"\0".join(hashlib.sha256(part).digest() for part in parts)).hexdigest()
