@@ -33,9 +33,8 @@ from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import notebook_view, setup_steps, version_notes
-from engine.site.colours import STORE, ColouredOutputs
+from engine.site.kept import Kept, coloured_outputs, wrapped_sections
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
-from engine.site.sections import wrap_sections
 from engine.site.view_render import ViewRenderer
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
@@ -51,7 +50,8 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     coloured: dict[str, str] = field(default_factory=dict)  # render_output's key -> its HTML
-    colours: ColouredOutputs = field(default_factory=ColouredOutputs)  # kept between builds
+    colours: Kept = field(default_factory=coloured_outputs)  # terminal.to_html, kept
+    sections: Kept = field(default_factory=wrapped_sections)  # sections.wrap_sections, kept
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -94,10 +94,11 @@ class SiteHook:
 
     def on_page_content(self, content: str, page, config, files) -> str:
         content = notebook_view.on_page_content(content, page, config, files)
-        return wrap_sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
+        return self.state.sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
 
     def on_post_build(self, config) -> None:
         self.state.colours.save()
+        self.state.sections.save()
 
 
 _site = SiteHook()
@@ -130,7 +131,8 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    state = BuildState(failures=failures, colours=ColouredOutputs(cache_dir / STORE, fresh))
+    colours, wrapped = coloured_outputs(cache_dir, fresh), wrapped_sections(cache_dir, fresh)
+    state = BuildState(failures=failures, colours=colours, sections=wrapped)
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
@@ -283,7 +285,7 @@ def render_output(state: BuildState, text: str, title: str) -> str:
     if not terminal.has_colour(text):
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    state.coloured[key] = state.colours.html(text.rstrip("\n")) + "\n"
+    state.coloured[key] = state.colours(text.rstrip("\n")) + "\n"
     return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
 
 

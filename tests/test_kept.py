@@ -1,0 +1,122 @@
+"""Conversions kept between builds (engine/site/kept.py): a warm rebuild converts no coloured
+output and no page it converted before with the same converter (so it does not import
+nbconvert), and shows what the conversion makes."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from engine.run import terminal
+from engine.site import kept, sections
+
+RED = "\x1b[31mred\x1b[0m and plain"
+GREEN = "\x1b[32mgreen\x1b[0m"
+PAGE = "<h2>A</h2>" + "<p>text</p>" * 200
+OTHER = "<h2>B</h2><pre><code>x = 1</code></pre>"
+KEPT = {  # each kept conversion, two inputs, and what converts them
+    "colours": (kept.coloured_outputs, RED, GREEN, terminal.to_html),
+    "sections": (kept.wrapped_sections, PAGE, OTHER, sections.wrap_sections),
+}
+
+
+@pytest.fixture(params=KEPT)
+def conversion(request):
+    return KEPT[request.param]
+
+
+def test_a_warm_build_converts_nothing_and_shows_the_same(tmp_path, conversion):
+    make, text, _, convert = conversion
+    first = make(tmp_path)
+    shown = first(text)
+    first.save()
+    assert first.conversions == 1 and shown == convert(text) and shown != text
+    second = make(tmp_path)
+    assert second(text) == shown and second.conversions == 0
+
+
+def test_a_new_input_is_converted_and_an_unused_one_is_not_kept(tmp_path, conversion):
+    make, text, other, convert = conversion
+    first = make(tmp_path)
+    first(text)
+    first.save()
+    second = make(tmp_path)
+    assert second(other) == convert(other) and second.conversions == 1
+    second.save()
+    stored = json.loads(next(tmp_path.iterdir()).read_text(encoding="utf-8"))["made"]
+    assert list(stored.values()) == [convert(other)]
+
+
+def test_a_fresh_build_converts_again(tmp_path, conversion):
+    make, text, _, _ = conversion
+    first = make(tmp_path)
+    first(text)
+    first.save()
+    fresh = make(tmp_path, fresh=True)
+    fresh(text)
+    assert fresh.conversions == 1
+
+
+def test_a_new_converter_converts_again(tmp_path, monkeypatch, conversion):
+    make, text, _, _ = conversion
+    first = make(tmp_path)
+    first(text)
+    first.save()
+    monkeypatch.setattr(kept, "installed_distributions", lambda: b"nbconvert-99.0.dist-info")
+    upgraded = make(tmp_path)
+    upgraded(text)
+    assert upgraded.conversions == 1
+
+
+def test_the_converter_key_holds_the_module_and_the_installed_distributions(tmp_path, monkeypatch):
+    module = tmp_path / "terminal.py"
+    module.write_bytes(b"def to_html(text): ...\n")
+    key = kept.converter_key(module)
+    module.write_bytes(b"def to_html(text): ...\n# edited\n")
+    assert kept.converter_key(module) != key
+    edited = kept.converter_key(module)
+    monkeypatch.setattr(kept, "installed_distributions", lambda: b"other")
+    assert kept.converter_key(module) != edited
+
+
+def test_the_converters_are_keyed_by_their_own_modules(monkeypatch):
+    keys = {kept.coloured_outputs().key, kept.wrapped_sections().key}
+    monkeypatch.setattr(terminal, "__file__", sections.__file__)
+    assert kept.coloured_outputs().key == kept.wrapped_sections().key
+    assert len(keys) == 2
+
+
+def test_without_a_store_every_build_converts(conversion):
+    make, text, _, _ = conversion
+    for _ in range(2):
+        unkept = make()
+        unkept(text)
+        unkept.save()
+        assert unkept.conversions == 1 and unkept.path is None
+
+
+def test_the_hook_draws_coloured_outputs_from_the_store(tmp_path):
+    from engine.site import hook
+
+    for conversions in (1, 0):
+        state = hook.BuildState(colours=kept.coloured_outputs(tmp_path))
+        fence = hook.render_output(state, RED + "\n", "Output")
+        key = fence.split("\n")[1]
+        html = hook.colour_outputs(state, f"<code>{key}\nred and plain\n</code>")
+        assert html == f"<code>{terminal.to_html(RED)}\n</code>"
+        assert state.colours.conversions == conversions
+        state.colours.save()
+
+
+def test_the_hook_wraps_each_page_in_sections_once(tmp_path):
+    from engine.site import hook
+
+    for conversions in (1, 0):
+        site = hook.SiteHook()
+        site.state = hook.BuildState(sections=kept.wrapped_sections(tmp_path))
+        page = SimpleNamespace(file=SimpleNamespace(src_uri="course/demo.md"))
+        assert site.on_page_content(PAGE, page, None, None) == sections.wrap_sections(PAGE)
+        assert site.state.sections.conversions == conversions
+        site.on_post_build(None)
