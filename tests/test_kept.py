@@ -8,7 +8,10 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from mkdocs.config import load_config
+from mkdocs.structure.toc import get_toc
 
+from engine.page.model import ROOT
 from engine.run import terminal
 from engine.site import kept, sections
 
@@ -101,13 +104,13 @@ def test_the_hook_draws_coloured_outputs_from_the_store(tmp_path):
     from engine.site import hook
 
     for conversions in (1, 0):
-        state = hook.BuildState(colours=kept.coloured_outputs(tmp_path))
+        state = hook.BuildState(kept=kept.Conversions(tmp_path))
         fence = hook.render_output(state, RED + "\n", "Output")
         key = fence.split("\n")[1]
         html = hook.colour_outputs(state, f"<code>{key}\nred and plain\n</code>")
         assert html == f"<code>{terminal.to_html(RED)}\n</code>"
-        assert state.colours.conversions == conversions
-        state.colours.save()
+        assert state.kept.colours.conversions == conversions
+        state.kept.save()
 
 
 def test_the_hook_wraps_each_page_in_sections_once(tmp_path):
@@ -115,8 +118,81 @@ def test_the_hook_wraps_each_page_in_sections_once(tmp_path):
 
     for conversions in (1, 0):
         site = hook.SiteHook()
-        site.state = hook.BuildState(sections=kept.wrapped_sections(tmp_path))
+        site.state = hook.BuildState(kept=kept.Conversions(tmp_path))
         page = SimpleNamespace(file=SimpleNamespace(src_uri="course/demo.md"))
         assert site.on_page_content(PAGE, page, None, None) == sections.wrap_sections(PAGE)
-        assert site.state.sections.conversions == conversions
+        assert site.state.kept.sections.conversions == conversions
         site.on_post_build(None)
+
+
+def search_page(**changes):
+    """What Material's search index reads of a page."""
+    toc = [{"level": 2, "id": "two", "name": "Two", "children": []}]
+    page = {
+        "content": '<h1 id="one">One</h1><p>First.</p><h2 id="two">Two</h2><p>Second.</p>',
+        "url": "course/demo/",
+        "title": "One",
+        "meta": {"search": {"boost": 2}},
+        "toc": get_toc(toc),
+    }
+    return SimpleNamespace(**{**page, **changes})
+
+
+def search_build(tmp_path, page, options=None):
+    """One build's search plugin, set up as mkdocs does, with its entries kept in tmp_path."""
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins[kept.SEARCH_PLUGIN]
+    plugin.config.update(options or {})
+    plugin.on_config(config)
+    conversions = kept.Conversions(tmp_path, config=config)
+    plugin.on_page_context({}, page=page, config=config, nav=None)  # indexes the page
+    conversions.save()
+    return plugin.search_index.entries, conversions.search
+
+
+def test_a_warm_build_indexes_a_page_as_material_does_without_parsing_it(tmp_path):
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins[kept.SEARCH_PLUGIN]
+    plugin.on_config(config)
+    plugin.search_index.add_entry_from_context(search_page())  # Material's own, unwrapped
+    material = plugin.search_index.entries
+    assert [e["location"] for e in material] == ["course/demo/", "course/demo/#two"]
+    entries, search = search_build(tmp_path, search_page())
+    assert entries == material and search.conversions == 1
+    entries, search = search_build(tmp_path, search_page())
+    assert entries == material and search.conversions == 0
+
+
+SEARCH_CHANGES = {
+    "content": {"content": "<h1>One</h1><p>Edited.</p>"},
+    "url": {"url": "course/other/"},
+    "title": {"title": "Another"},
+    "meta": {"meta": {"search": {"boost": 3}}},
+    "toc": {"toc": get_toc([])},
+}
+
+
+@pytest.mark.parametrize("part", SEARCH_CHANGES)
+def test_a_change_to_what_the_index_reads_indexes_the_page_again(tmp_path, part):
+    search_build(tmp_path, search_page())
+    entries, search = search_build(tmp_path, search_page(**SEARCH_CHANGES[part]))
+    assert search.conversions == 1
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins[kept.SEARCH_PLUGIN]
+    plugin.on_config(config)
+    plugin.search_index.add_entry_from_context(search_page(**SEARCH_CHANGES[part]))
+    assert entries == plugin.search_index.entries
+
+
+def test_new_search_options_index_the_page_again(tmp_path):
+    search_build(tmp_path, search_page())
+    _, search = search_build(tmp_path, search_page(), {"separator": "[\\s]+"})
+    assert search.conversions == 1
+
+
+def test_search_entries_are_not_kept_with_a_chinese_user_dictionary(tmp_path):
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins[kept.SEARCH_PLUGIN]
+    plugin.config.update({"jieba_dict_user": str(tmp_path / "words.txt")})
+    plugin.on_config(config)
+    assert kept.keep_search_entries(config, tmp_path) is None

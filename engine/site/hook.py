@@ -33,7 +33,7 @@ from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import notebook_view, setup_steps, version_notes
-from engine.site.kept import Kept, coloured_outputs, wrapped_sections
+from engine.site.kept import Conversions
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.view_render import ViewRenderer
 
@@ -50,8 +50,7 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     coloured: dict[str, str] = field(default_factory=dict)  # render_output's key -> its HTML
-    colours: Kept = field(default_factory=coloured_outputs)  # terminal.to_html, kept
-    sections: Kept = field(default_factory=wrapped_sections)  # sections.wrap_sections, kept
+    kept: Conversions = field(default_factory=Conversions)  # kept between builds
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -94,11 +93,11 @@ class SiteHook:
 
     def on_page_content(self, content: str, page, config, files) -> str:
         content = notebook_view.on_page_content(content, page, config, files)
-        return self.state.sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
+        content = unwrap_plain_tokens(colour_outputs(self.state, content))
+        return self.state.kept.sections(content)
 
     def on_post_build(self, config) -> None:
-        self.state.colours.save()
-        self.state.sections.save()
+        self.state.kept.save()
 
 
 _site = SiteHook()
@@ -131,8 +130,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    colours, wrapped = coloured_outputs(cache_dir, fresh), wrapped_sections(cache_dir, fresh)
-    state = BuildState(failures=failures, colours=colours, sections=wrapped)
+    state = BuildState(failures=failures, kept=Conversions(cache_dir, fresh, config))
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
@@ -285,7 +283,7 @@ def render_output(state: BuildState, text: str, title: str) -> str:
     if not terminal.has_colour(text):
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    state.coloured[key] = state.colours(text.rstrip("\n")) + "\n"
+    state.coloured[key] = state.kept.colours(text.rstrip("\n")) + "\n"
     return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
 
 

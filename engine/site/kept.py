@@ -1,9 +1,10 @@
 """What a build's slow pure conversions made, kept for the next build.
 
-Two conversions of a page's text are pure functions of it and of their own code: a coloured
-output's HTML (``engine.run.terminal.to_html``: nbconvert draws it, and importing nbconvert cost
-every warm rebuild about 0.3 s) and a page's sections (``engine.site.sections.wrap_sections``,
-about 0.3 s a build). A ``Kept`` conversion stores what it made this build, by a digest of its
+Three conversions of a page are pure functions of it and of their own code: a coloured output's
+HTML (``engine.run.terminal.to_html``: nbconvert draws it, and importing nbconvert cost every
+warm rebuild about 0.3 s), a page's sections (``engine.site.sections.wrap_sections``, about
+0.3 s a build) and its entries in Material's search index (``keep_search_entries``, about
+0.6 s a build). A ``Kept`` conversion stores what it made this build, by a digest of its
 input and under a key of the converter (``converter_key``: the module's code, Python and the
 installed distributions); the next build converts only an input it has not seen with that key.
 """
@@ -11,6 +12,7 @@ installed distributions); the next build converts only an input it has not seen 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +23,8 @@ from engine.site import sections
 
 COLOURS = "coloured-outputs.json"  # in the page cache's folder
 SECTIONS = "sections.json"
+SEARCH = "search-entries.json"
+SEARCH_PLUGIN = "material/search"
 
 
 def converter_key(module: Path) -> str:
@@ -42,10 +46,10 @@ class Kept:
         self.used: dict[str, str] = {}  # what this build used: the next one keeps only that
         self.conversions = 0
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: str, convert: Callable[[str], str] | None = None) -> str:
         digest = hashlib.sha256(text.encode()).hexdigest()
         if digest not in self.known:
-            self.known[digest] = self.convert(text)
+            self.known[digest] = (convert or self.convert)(text)
             self.conversions += 1
         self.used[digest] = self.known[digest]
         return self.used[digest]
@@ -66,3 +70,70 @@ def wrapped_sections(cache_dir: Path | None = None, fresh: bool = False) -> Kept
     """A page's HTML wrapped in sections (``wrap_sections``), kept in ``cache_dir``."""
     path = cache_dir / SECTIONS if cache_dir else None
     return Kept(sections.wrap_sections, converter_key(Path(sections.__file__)), path, fresh)
+
+
+def page_for_search(page, index_config: dict) -> str:
+    """Everything Material's ``SearchIndex.add_entry_from_context`` reads: the page's HTML,
+    address, title, front matter and table of contents, and the index's options."""
+    material = {
+        "content": page.content,
+        "url": page.url,
+        "title": page.title,
+        "meta": page.meta,
+        "toc": toc_tokens(page.toc.items),
+        "options": index_config,
+    }
+    return json.dumps(material, sort_keys=True, default=str)
+
+
+def toc_tokens(items) -> list[dict]:
+    """A table of contents back as the tokens ``get_toc`` takes."""
+    return [
+        {"level": i.level, "id": i.id, "name": i.title, "children": toc_tokens(i.children)}
+        for i in items
+    ]
+
+
+def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = False) -> Kept | None:
+    """Material's search plugin parses every page's HTML again each build, and has no hook to
+    keep its entries; so this, the one place that reaches into it, wraps its index's
+    ``add_entry_from_context`` (tests/test_kept.py fails if that changes). A page the index saw
+    before, with its options, gets the entries it made then. Not with a Chinese user
+    dictionary (jieba_dict*): that file is not in the key."""
+    plugin = config.plugins.get(SEARCH_PLUGIN)
+    if plugin is None or not plugin.config.enabled:
+        return None
+    index = plugin.search_index
+    if index.config.get("jieba_dict") or index.config.get("jieba_dict_user"):
+        return None
+    add_entries = index.add_entry_from_context
+    path = cache_dir / SEARCH if cache_dir else None
+    kept = Kept(None, converter_key(Path(inspect.getfile(type(plugin)))), path, fresh)
+
+    def add_kept_entries(page) -> None:
+        def add(_) -> str:  # Material's entries for the page, taken back out to be added once
+            before = len(index.entries)
+            add_entries(page)
+            made = index.entries[before:]
+            del index.entries[before:]
+            return json.dumps(made)
+
+        index.entries.extend(json.loads(kept(page_for_search(page, index.config), add)))
+
+    index.add_entry_from_context = add_kept_entries
+    return kept
+
+
+class Conversions:
+    """A build's kept conversions (the search entries' only with the mkdocs ``config``), each
+    stored when the build ends."""
+
+    def __init__(self, cache_dir: Path | None = None, fresh: bool = False, config=None) -> None:
+        self.colours = coloured_outputs(cache_dir, fresh)
+        self.sections = wrapped_sections(cache_dir, fresh)
+        self.search = keep_search_entries(config, cache_dir, fresh) if config else None
+
+    def save(self) -> None:
+        for kept in (self.colours, self.sections, self.search):
+            if kept:
+                kept.save()

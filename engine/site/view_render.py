@@ -18,6 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import get_toc
 
 from engine.run.cache import installed_distributions, write_if_changed
+from engine.site.kept import toc_tokens
 from engine.site.notebook_view import is_view
 
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")
@@ -116,7 +117,7 @@ class ViewRenderer:
             self.conversions += 1
             render.update(
                 content=page.content,
-                toc=_tokens(page.toc.items),
+                toc=toc_tokens(page.toc.items),
                 title=vars(page).get("title"),  # set only if the render titled the page
             )
             write_if_changed(stored, json.dumps(render, ensure_ascii=False))
@@ -131,11 +132,3 @@ def _stored_render(render: dict):
             page.title = render["title"]
 
     return stored_render
-
-
-def _tokens(items) -> list[dict]:
-    """A table of contents back as the tokens ``get_toc`` takes."""
-    return [
-        {"level": i.level, "id": i.id, "name": i.title, "children": _tokens(i.children)}
-        for i in items
-    ]
