@@ -8,6 +8,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from jinja2 import DictLoader, Environment, FileSystemBytecodeCache
 from mkdocs.config import load_config
 from mkdocs.structure.toc import get_toc
 
@@ -196,3 +197,45 @@ def test_search_entries_are_not_kept_with_a_chinese_user_dictionary(tmp_path):
     plugin.config.update({"jieba_dict_user": str(tmp_path / "words.txt")})
     plugin.on_config(config)
     assert kept.keep_search_entries(config, tmp_path) is None
+
+
+def theme_env(source: str, compiled: list[str]):
+    """A Jinja environment with one template, that notes each template it compiles."""
+    env = Environment(loader=DictLoader({"page.html": source}))
+    compile_source = env.compile
+
+    def compile_counted(source, name=None, filename=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_source(source, name, filename, *args, **kwargs)
+
+    env.compile = compile_counted
+    return env
+
+
+def test_a_warm_build_compiles_no_unchanged_template(tmp_path):
+    compiled = []
+    for expected in (["page.html"], []):
+        env = kept.Conversions(tmp_path).templates(theme_env("<p>{{ x }}</p>", compiled))
+        assert env.get_template("page.html").render(x=1) == "<p>1</p>"
+        assert compiled == expected
+        compiled.clear()
+    env = kept.Conversions(tmp_path).templates(theme_env("<b>{{ x }}</b>", compiled))
+    assert env.get_template("page.html").render(x=1) == "<b>1</b>" and compiled == ["page.html"]
+
+
+def test_a_fresh_build_compiles_every_template(tmp_path):
+    compiled = []
+    for _ in range(2):
+        env = kept.Conversions(tmp_path, fresh=True).templates(theme_env("{{ x }}", compiled))
+        env.get_template("page.html")
+    assert compiled == ["page.html", "page.html"] and env.bytecode_cache is None
+
+
+def test_the_hook_gives_the_theme_the_compiled_templates(tmp_path):
+    from engine.site import hook
+
+    site = hook.SiteHook()
+    site.state = hook.BuildState(kept=kept.Conversions(tmp_path))
+    env = site.on_env(Environment(), None, None)
+    assert isinstance(env.bytecode_cache, FileSystemBytecodeCache)
+    assert env.bytecode_cache.directory == str(tmp_path / kept.TEMPLATES)

@@ -96,6 +96,9 @@ class SiteHook:
         content = unwrap_plain_tokens(colour_outputs(self.state, content))
         return self.state.kept.sections(content)
 
+    def on_env(self, env, config, files):
+        return self.state.kept.templates(env)
+
     def on_post_build(self, config) -> None:
         self.state.kept.save()
 
@@ -107,6 +110,7 @@ on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
 on_page_read_source = _site.on_page_read_source
 on_page_content = _site.on_page_content
+on_env = _site.on_env
 on_post_build = _site.on_post_build
 
 

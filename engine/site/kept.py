@@ -17,6 +17,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from jinja2 import FileSystemBytecodeCache
+
 from engine.run import terminal
 from engine.run.cache import installed_distributions, write_if_changed
 from engine.site import sections
@@ -25,6 +27,7 @@ COLOURS = "coloured-outputs.json"  # in the page cache's folder
 SECTIONS = "sections.json"
 SEARCH = "search-entries.json"
 SEARCH_PLUGIN = "material/search"
+TEMPLATES = "templates"  # the theme's templates, compiled by Jinja
 
 
 def converter_key(module: Path) -> str:
@@ -129,9 +132,20 @@ class Conversions:
     stored when the build ends."""
 
     def __init__(self, cache_dir: Path | None = None, fresh: bool = False, config=None) -> None:
+        self.cache_dir, self.fresh = cache_dir, fresh
         self.colours = coloured_outputs(cache_dir, fresh)
         self.sections = wrapped_sections(cache_dir, fresh)
         self.search = keep_search_entries(config, cache_dir, fresh) if config else None
+
+    def templates(self, env):
+        """The theme's Jinja environment, with the templates compiled by an earlier build (about
+        0.4 s a build): Jinja's own bytecode cache, which checks each template's source and the
+        bytecode's format and Python."""
+        if self.cache_dir and not self.fresh:
+            folder = self.cache_dir / TEMPLATES
+            folder.mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+        return env
 
     def save(self) -> None:
         for kept in (self.colours, self.sections, self.search):
