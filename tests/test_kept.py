@@ -7,10 +7,15 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import markdown
+import pygments
+import pymdownx.highlight
 import pytest
 from jinja2 import DictLoader, Environment, FileSystemBytecodeCache
 from mkdocs.config import load_config
 from mkdocs.structure.toc import get_toc
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 
 from engine.page.model import ROOT
 from engine.run import terminal
@@ -24,6 +29,12 @@ KEPT = {  # each kept conversion, two inputs, and what converts them
     "colours": (kept.coloured_outputs, RED, GREEN, terminal.to_html),
     "sections": (kept.wrapped_sections, PAGE, OTHER, sections.wrap_sections),
 }
+
+
+@pytest.fixture(autouse=True)
+def pygments_highlight(monkeypatch):
+    """A build (Conversions with a config) replaces pymdownx's highlight: put it back after."""
+    monkeypatch.setattr(pymdownx.highlight, "highlight", pygments.highlight)
 
 
 @pytest.fixture(params=KEPT)
@@ -239,3 +250,59 @@ def test_the_hook_gives_the_theme_the_compiled_templates(tmp_path):
     env = site.on_env(Environment(), None, None)
     assert isinstance(env.bytecode_cache, FileSystemBytecodeCache)
     assert env.bytecode_cache.directory == str(tmp_path / kept.TEMPLATES)
+
+
+FENCE = '```python title="demo.py"\nx = [1, 2]  # a list\n```\n'
+
+
+def highlighted(markdown_text: str) -> str:
+    extensions = ["pymdownx.highlight", "pymdownx.superfences"]
+    configs = {"pymdownx.highlight": {"pygments_lang_class": True}}
+    return markdown.Markdown(extensions=extensions, extension_configs=configs).convert(
+        markdown_text
+    )
+
+
+@pytest.fixture
+def unpatched():
+    """The fence as pymdownx.highlight highlights it with Pygments' own highlight."""
+    return highlighted(FENCE)
+
+
+def test_a_warm_build_highlights_no_fence_and_shows_the_same(tmp_path, unpatched):
+    assert '<span class="mi">1</span>' in unpatched and "demo.py" in unpatched
+    for conversions in (1, 0):
+        code = kept.keep_highlighted_code(tmp_path)
+        assert highlighted(FENCE) == unpatched
+        assert code.conversions == conversions
+        code.save()
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        FENCE.replace("[1, 2]", "[1, 3]"),
+        FENCE.replace("python", "pycon"),
+        FENCE.replace("demo.py", "other.py"),
+        FENCE.replace(' title="demo.py"', ' linenums="1"'),
+    ],
+)
+def test_a_changed_fence_or_option_is_highlighted_again(tmp_path, unpatched, changed):
+    kept.keep_highlighted_code(tmp_path).save()
+    first = kept.keep_highlighted_code(tmp_path)
+    highlighted(FENCE)
+    first.save()
+    again = kept.keep_highlighted_code(tmp_path)
+    html = highlighted(changed)
+    assert again.conversions == 1
+    pymdownx.highlight.highlight = pygments.highlight
+    assert html == highlighted(changed)
+
+
+def test_a_lexer_with_filters_is_not_kept(tmp_path, unpatched):
+    code = kept.keep_highlighted_code(tmp_path)
+    lexer = PythonLexer()
+    lexer.add_filter("whitespace", spaces=True)
+    html = pymdownx.highlight.highlight("x = 1\n", lexer, HtmlFormatter())
+    assert html == pygments.highlight("x = 1\n", lexer, HtmlFormatter())
+    assert code.conversions == 0 and not code.used

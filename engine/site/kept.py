@@ -1,12 +1,14 @@
 """What a build's slow pure conversions made, kept for the next build.
 
-Three conversions of a page are pure functions of it and of their own code: a coloured output's
+Four conversions of a page are pure functions of it and of their own code: a coloured output's
 HTML (``engine.run.terminal.to_html``: nbconvert draws it, and importing nbconvert cost every
 warm rebuild about 0.3 s), a page's sections (``engine.site.sections.wrap_sections``, about
-0.3 s a build) and its entries in Material's search index (``keep_search_entries``, about
-0.6 s a build). A ``Kept`` conversion stores what it made this build, by a digest of its
-input and under a key of the converter (``converter_key``: the module's code, Python and the
-installed distributions); the next build converts only an input it has not seen with that key.
+0.3 s a build), its entries in Material's search index (``keep_search_entries``, about 0.6 s)
+and its highlighted code (``keep_highlighted_code``, about 0.5 s). A ``Kept`` conversion stores
+what it made this build, by a digest of its input and under a key of the converter
+(``converter_key``: the module's code, Python and the installed distributions); the next build
+converts only an input it has not seen with that key. The theme's compiled templates are kept
+by Jinja's own bytecode cache (``Conversions.templates``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pygments
+import pymdownx.highlight
 from jinja2 import FileSystemBytecodeCache
 
 from engine.run import terminal
@@ -28,6 +32,7 @@ SECTIONS = "sections.json"
 SEARCH = "search-entries.json"
 SEARCH_PLUGIN = "material/search"
 TEMPLATES = "templates"  # the theme's templates, compiled by Jinja
+HIGHLIGHTS = "highlighted-code.json"
 
 
 def converter_key(module: Path) -> str:
@@ -127,15 +132,38 @@ def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = Fal
     return kept
 
 
+def keep_highlighted_code(cache_dir: Path | None = None, fresh: bool = False) -> Kept:
+    """pymdownx.highlight has Pygments lex and format every fence again each build, and has no
+    hook to keep the result; so this, the one place that reaches into it, replaces the Pygments
+    ``highlight`` it calls (tests/test_kept.py fails if it stops calling it) with one that serves
+    a fence highlighted before with the same lexer and formatter classes and options (the
+    formatter's options hold the title, line numbers and style). A lexer with filters is not
+    kept: they are not options."""
+    path = cache_dir / HIGHLIGHTS if cache_dir else None
+    kept = Kept(None, converter_key(Path(pymdownx.highlight.__file__)), path, fresh)
+
+    def highlight(code, lexer, formatter, outfile=None):
+        if outfile is not None or lexer.filters:
+            return pygments.highlight(code, lexer, formatter, outfile)
+        classes = [f"{type(o).__module__}.{type(o).__qualname__}" for o in (lexer, formatter)]
+        material = [code, classes, lexer.options, formatter.options]
+        text = json.dumps(material, sort_keys=True, default=repr)
+        return kept(text, lambda _: pygments.highlight(code, lexer, formatter))
+
+    pymdownx.highlight.highlight = highlight
+    return kept
+
+
 class Conversions:
-    """A build's kept conversions (the search entries' only with the mkdocs ``config``), each
-    stored when the build ends."""
+    """A build's kept conversions (the search entries and code only with the mkdocs ``config``,
+    for a build), each stored when the build ends."""
 
     def __init__(self, cache_dir: Path | None = None, fresh: bool = False, config=None) -> None:
         self.cache_dir, self.fresh = cache_dir, fresh
         self.colours = coloured_outputs(cache_dir, fresh)
         self.sections = wrapped_sections(cache_dir, fresh)
         self.search = keep_search_entries(config, cache_dir, fresh) if config else None
+        self.code = keep_highlighted_code(cache_dir, fresh) if config else None
 
     def templates(self, env):
         """The theme's Jinja environment, with the templates compiled by an earlier build (about
@@ -148,6 +176,6 @@ class Conversions:
         return env
 
     def save(self) -> None:
-        for kept in (self.colours, self.sections, self.search):
+        for kept in (self.colours, self.sections, self.search, self.code):
             if kept:
                 kept.save()
