@@ -234,12 +234,13 @@ def test_a_warm_build_compiles_no_unchanged_template(tmp_path):
     assert env.get_template("page.html").render(x=1) == "<b>1</b>" and compiled == ["page.html"]
 
 
-def test_a_fresh_build_compiles_every_template(tmp_path):
+def test_a_fresh_build_compiles_every_template_and_stores_them(tmp_path):
     compiled = []
-    for _ in range(2):
-        env = kept.Conversions(tmp_path, fresh=True).templates(theme_env("{{ x }}", compiled))
-        env.get_template("page.html")
-    assert compiled == ["page.html", "page.html"] and env.bytecode_cache is None
+    for fresh, expected in ((True, ["page.html"]), (True, ["page.html"]), (False, [])):
+        env = kept.Conversions(tmp_path, fresh=fresh).templates(theme_env("{{ x }}", compiled))
+        assert env.get_template("page.html").render(x=2) == "2"
+        assert compiled == expected
+        compiled.clear()
 
 
 def test_the_hook_gives_the_theme_the_compiled_templates(tmp_path):

@@ -154,6 +154,13 @@ def keep_highlighted_code(cache_dir: Path | None = None, fresh: bool = False) ->
     return kept
 
 
+class StoringBytecodeCache(FileSystemBytecodeCache):
+    """Stores what Jinja compiles, and reads nothing back (a fresh build)."""
+
+    def load_bytecode(self, bucket) -> None:
+        return None
+
+
 class Conversions:
     """A build's kept conversions (the search entries and code only with the mkdocs ``config``,
     for a build), each stored when the build ends."""
@@ -168,11 +175,12 @@ class Conversions:
     def templates(self, env):
         """The theme's Jinja environment, with the templates compiled by an earlier build (about
         0.4 s a build): Jinja's own bytecode cache, which checks each template's source and the
-        bytecode's format and Python."""
-        if self.cache_dir and not self.fresh:
+        bytecode's format and Python. A fresh build compiles them all, and stores them."""
+        if self.cache_dir:
             folder = self.cache_dir / TEMPLATES
             folder.mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+            cache = StoringBytecodeCache if self.fresh else FileSystemBytecodeCache
+            env.bytecode_cache = cache(str(folder))
         return env
 
     def save(self) -> None:
