@@ -4,7 +4,9 @@ that offer a notebook. The built views are tested in tests/browser/test_notebook
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,12 +15,15 @@ import yaml
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils import meta
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.run.cache import installed_distributions
 from engine.run.results import Figure, Outcome
-from engine.site import notebook_view
+from engine.site import notebook_view, view_render
 from engine.site.notebooks import build_notebook, wants_notebook
 
 SITE = "https://example.org/docs/"
@@ -36,13 +41,25 @@ def test_only_pages_that_offer_a_notebook_ask_for_a_view():
 
 
 def test_mkdocs_jupyter_renders_the_views_and_only_them():
+    """The hook loads mkdocs-jupyter with view_render.OPTIONS, which the plugin accepts; mkdocs.yml
+    does not list it, so a build whose views did not change does not import it."""
     config = load_config(str(ROOT / "mkdocs.yml"))
-    options = config.plugins["mkdocs-jupyter"].config
+    assert "mkdocs-jupyter" not in config.plugins
+    plugin = view_render.load_plugin(config)
+    options = plugin.config
     view_file = ROOT / notebook_view.VIEW_DIR / "course" / "why-compile.ipynb"
     assert [view_file.match(pattern) for pattern in options["include"]] == [True]
     assert not (ROOT / "docs" / "course" / "why-compile.ipynb").match(options["include"][0])
     assert options["ignore"] == ["*.md"] and options["execute"] is False
     assert Path(options["custom_template"]).is_file()
+    assert options["no_prompt"] is True and options["mathjax_version"] == 2
+
+
+def test_bad_mkdocs_jupyter_options_fail_the_build(monkeypatch):
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    monkeypatch.setitem(view_render.OPTIONS, "mathjax_version", 7)
+    with pytest.raises(notebook_view.PluginError, match="mathjax_version"):
+        view_render.load_plugin(config)
 
 
 def sample(tmp_path: Path):
@@ -83,7 +100,7 @@ def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path,
     figure = outcomes[2].figures[0]
     files = Files([])
     for theme in ("light", "dark"):  # what the hook adds for every chart
-        digest = notebook_view.hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
+        digest = hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
         files.append(File.generated(site, f"figures/demo/{digest}-{theme}.svg", content="x"))
 
     notebook_view.add(page, notebook, outcomes, files, site, tmp_path)
@@ -136,28 +153,145 @@ def test_an_unchanged_view_is_not_rewritten(tmp_path, site):
     assert path.stat().st_ino != written.st_ino  # a changed view is replaced
 
 
-def test_an_unchanged_view_is_rendered_from_the_cache(tmp_path):
-    """A warm rebuild does not convert the view again; a changed view notebook is converted."""
-    source = tmp_path / "demo.ipynb"
-    source.write_text('{"cells": []}', encoding="utf-8")
-    config = SimpleNamespace(plugins={"mkdocs-jupyter": SimpleNamespace(config={"no_prompt": 1})})
-    conversions = []
+class FakeJupyter:
+    """Stands for mkdocs-jupyter: counts its conversions and front-matter reads."""
 
-    def convert(self, config, files):  # stands for mkdocs-jupyter's render
-        conversions.append(source.read_text(encoding="utf-8"))
-        self.content = f"<p>{len(conversions)}</p>"
-        self.toc = get_toc([{"level": 2, "id": "a", "name": "A", "children": []}])
+    def __init__(self) -> None:
+        self.converted: list[bytes] = []
+        self.read = 0
 
-    def build():
-        file = SimpleNamespace(src_uri="course/demo/notebook.ipynb", abs_src_path=str(source))
-        page = SimpleNamespace(file=file)
-        page.render = convert.__get__(page)
-        notebook_view.on_pre_page(page, config, files=None)
-        page.render(config, None)
+    def should_include(self, file) -> bool:
+        return True
+
+    def on_pre_page(self, page, config, files):
+        def render(page, config, files) -> None:
+            self.converted.append(Path(page.file.abs_src_path).read_bytes())
+            page.content = f"<p>{len(self.converted)}</p>"
+            page.toc = get_toc([{"level": 2, "id": "a", "name": "A", "children": []}])
+
+        page.render = render.__get__(page)
         return page
 
-    first, second = build(), build()
-    assert len(conversions) == 1 and second.content == first.content == "<p>1</p>"
+    def on_page_read_source(self, page, config) -> str:
+        self.read += 1
+        return "---\ntitle: Demo (notebook)\n---\n"
+
+
+def build_view(renderer, file, config, files=None):
+    """What mkdocs does with a page, for the events the renderer takes part in."""
+    page = Page(None, file, config) if isinstance(file, File) else SimpleNamespace(file=file)
+    page = renderer.on_pre_page(page, config, files)
+    page.markdown, page.meta = meta.get_data(renderer.on_page_read_source(page, config))
+    page.render(config, files)
+    return page
+
+
+@pytest.fixture
+def view(tmp_path: Path):
+    source = tmp_path / "demo.ipynb"
+    source.write_text('{"cells": []}', encoding="utf-8")
+    return source
+
+
+def renders(view: Path, config) -> tuple[FakeJupyter, SimpleNamespace, list[int]]:
+    """One build's render of ``view`` by a new renderer; the fake plugin, the page, and how
+    often the renderer loaded the plugin."""
+    jupyter, loads = FakeJupyter(), []
+    renderer = view_render.ViewRenderer(lambda config: loads.append(1) or jupyter)
+    file = SimpleNamespace(src_uri="course/demo/notebook.ipynb", abs_src_path=str(view))
+    return jupyter, build_view(renderer, file, config), loads
+
+
+MATERIAL = {"theme": SimpleNamespace(name="material")}
+
+
+def test_an_unchanged_view_is_served_from_its_stored_render(view):
+    """A warm rebuild neither loads mkdocs-jupyter nor converts; it serves the same render."""
+    jupyter, first, loads = renders(view, MATERIAL)
+    assert (len(jupyter.converted), jupyter.read, len(loads)) == (1, 1, 1)
+    jupyter, second, loads = renders(view, MATERIAL)
+    assert (len(jupyter.converted), jupyter.read, len(loads)) == (0, 0, 0)
+    assert second.content == first.content == "<p>1</p>"
+    assert second.meta == first.meta == {"title": "Demo (notebook)"}
     assert [(i.title, i.id, i.level) for i in second.toc.items] == [("A", "a", 2)]
-    source.write_text('{"cells": [1]}', encoding="utf-8")
-    assert build().content == "<p>2</p>" and len(conversions) == 2
+
+
+def change_template(view, monkeypatch):
+    template = view.with_name("view.html.j2")
+    template.write_bytes(view_render.TEMPLATE.read_bytes() + b"{# edited #}")
+    monkeypatch.setattr(view_render, "TEMPLATE", template)
+
+
+KEY_PARTS = {
+    "view notebook": lambda view, monkeypatch: view.write_text('{"cells": [1]}'),
+    "template": change_template,
+    "options": lambda view, mp: mp.setitem(view_render.OPTIONS, "no_prompt", False),
+    "theme": lambda view, mp: mp.setattr(MATERIAL["theme"], "name", "mkdocs"),
+    "installed": lambda view, mp: mp.setattr(
+        view_render, "installed_distributions", lambda: b"nbconvert-9"
+    ),
+    "Jupyter path": lambda view, mp: mp.setenv("JUPYTER_PATH", str(view.parent)),
+    "stored format": lambda view, mp: mp.setattr(view_render, "FORMAT", b"view-render-0"),
+}
+
+
+@pytest.mark.parametrize("part", KEY_PARTS)
+def test_a_change_to_any_part_of_the_key_renders_the_view_again(view, monkeypatch, part):
+    renders(view, MATERIAL)
+    jupyter, _, _ = renders(view, MATERIAL)
+    assert jupyter.converted == []
+    KEY_PARTS[part](view, monkeypatch)
+    jupyter, page, loads = renders(view, MATERIAL)
+    assert len(jupyter.converted) == 1 and len(loads) == 1 and page.content == "<p>1</p>"
+
+
+def test_the_installed_distributions_are_in_the_key():
+    installed = installed_distributions().decode().split("\n")
+    names = {folder.split("-")[0].lower() for folder in installed[1:]}
+    assert installed[0] == sys.version
+    assert {"mkdocs_jupyter", "nbconvert", "pygments", "mistune", "jupytext"} <= names
+
+
+def test_a_stored_render_is_the_render_mkdocs_jupyter_makes(tmp_path):
+    """The real plugin: the stored render gives the page the same HTML, table of contents, front
+    matter and title as the conversion, and the view file has the plugin's address."""
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    page, notebook, outcomes = sample(tmp_path)
+    outcomes[2].figures = []
+    notebook["cells"] = [c for c in notebook["cells"] if "plot()" not in c["source"]]
+    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    config.plugins._current_plugin = None  # set by mkdocs while an event runs; File reads it
+    files = Files([])
+    notebook_view.add(page, notebook, outcomes, files, config, tmp_path)
+    file = files.get_file_from_path("course/demo/notebook.ipynb")
+    wrapped = NotebookFile(file, **config)
+    assert (file.dest_uri, file.url) == (wrapped.dest_path, wrapped.url)
+    assert (file.dest_uri, file.url) == ("course/demo/notebook/index.html", "course/demo/notebook/")
+
+    converting = view_render.ViewRenderer()
+    converted = build_view(converting, file, config, files)
+    serving = view_render.ViewRenderer(lambda config: pytest.fail("mkdocs-jupyter loaded"))
+    served = build_view(serving, file, config, files)
+    assert converting.conversions == 1 and serving.conversions == 0
+    assert "Demo (notebook)" == served.title == converted.title
+    assert served.meta == converted.meta and served.meta["search"] == {"exclude": True}
+    assert served.content == converted.content and "jp-Notebook" in served.content
+    assert served.toc.items and str(served.toc) == str(converted.toc)
+
+
+def test_the_plugin_events_the_hook_does_not_call_change_nothing(tmp_path):
+    """With view_render.OPTIONS, mkdocs-jupyter's other events leave a view as it is, so the
+    hook, which calls only its on_config, on_pre_page and on_page_read_source, loses nothing."""
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = view_render.load_plugin(config)
+    source = tmp_path / "notebook-view" / "course" / "demo.ipynb"
+    uri = "course/demo/notebook.ipynb"
+    file = SimpleNamespace(src_uri=uri, src_path=uri, abs_src_path=str(source))
+    page = SimpleNamespace(file=file, toc=None)
+    assert plugin.should_include(file)
+    assert plugin.on_page_markdown("# Demo", page, config, None) is None
+    assert plugin.on_page_content("<p>view</p>", page, config, None) == "<p>view</p>"
+    html = '<html><body><div data-md-color-scheme="slate"></div></body></html>'
+    assert plugin.on_post_page(html, page, config) == html
+    assert plugin.on_post_build(config) is None

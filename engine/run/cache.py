@@ -63,6 +63,21 @@ def environment_fingerprint() -> dict:
     }
 
 
+@functools.cache
+def installed_distributions() -> bytes:
+    """Python's version and every installed distribution with its version (the names of their
+    ``.dist-info`` folders): all the third-party code a rendering step can run, for the keys of
+    what the site keeps of its renderers' output (engine.site.view_render, engine.site.colours)."""
+    folders = sorted(
+        entry.name
+        for place in sys.path
+        if os.path.isdir(place)
+        for entry in os.scandir(place)
+        if entry.name.endswith((".dist-info", ".egg-info"))
+    )
+    return "\n".join([sys.version, *folders]).encode()
+
+
 def _version(name: str) -> str | None:
     try:
         return importlib.metadata.version(name)

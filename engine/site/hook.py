@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hooks by path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from engine.page.claims import by_block
@@ -34,8 +33,9 @@ from engine.run import terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import notebook_view, setup_steps, version_notes
+from engine.site.kept import Conversions
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
-from engine.site.sections import wrap_sections
+from engine.site.view_render import ViewRenderer
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
@@ -50,6 +50,7 @@ class BuildState:
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebook_uris: dict[str, str] = field(default_factory=dict)
     coloured: dict[str, str] = field(default_factory=dict)  # render_output's key -> its HTML
+    kept: Conversions = field(default_factory=Conversions)  # kept between builds
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -71,24 +72,35 @@ class SiteHook:
     def __init__(self, preview: bool = False) -> None:
         self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
         self.state = BuildState()
+        self.views = ViewRenderer()
 
     def on_startup(self, command: str, dirty: bool) -> None:
         self.preview = command == "serve"
 
-    @event_priority(50)  # before mkdocs-jupyter's: it must see the notebook views (notebook_view)
     def on_files(self, files: Files, config) -> Files:
         self.state = read_and_run(files, config, self.preview)
+        self.views = ViewRenderer()
         return files
 
     def on_page_markdown(self, markdown: str, page, config, files) -> str:
         return render_page(self.state, markdown, page, config)
 
     def on_pre_page(self, page, config, files):
-        return notebook_view.on_pre_page(page, config, files)  # an unchanged view, from its cache
+        return self.views.on_pre_page(page, config, files)  # a notebook view's render
+
+    def on_page_read_source(self, page, config) -> str | None:
+        return self.views.on_page_read_source(page, config)  # a notebook view's front matter
 
     def on_page_content(self, content: str, page, config, files) -> str:
         content = notebook_view.on_page_content(content, page, config, files)
-        return wrap_sections(unwrap_plain_tokens(colour_outputs(self.state, content)))
+        content = unwrap_plain_tokens(colour_outputs(self.state, content))
+        return self.state.kept.sections(content)
+
+    def on_env(self, env, config, files):
+        return self.state.kept.templates(env)
+
+    def on_post_build(self, config) -> None:
+        self.state.kept.save()
 
 
 _site = SiteHook()
@@ -96,7 +108,10 @@ on_startup = _site.on_startup
 on_files = _site.on_files
 on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
+on_page_read_source = _site.on_page_read_source
 on_page_content = _site.on_page_content
+on_env = _site.on_env
+on_post_build = _site.on_post_build
 
 
 def read_and_run(files: Files, config, preview: bool) -> BuildState:
@@ -119,7 +134,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
         results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
     except PageFailure as error:
         raise PluginError(str(error)) from None
-    state = BuildState(failures=failures)
+    state = BuildState(failures=failures, kept=Conversions(cache_dir, fresh, config))
     for page in pages:
         state.pages[page.path] = page
         if page.path in failures:
@@ -272,7 +287,7 @@ def render_output(state: BuildState, text: str, title: str) -> str:
     if not terminal.has_colour(text):
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    state.coloured[key] = terminal.to_html(text.rstrip("\n")) + "\n"
+    state.coloured[key] = state.kept.colours(text.rstrip("\n")) + "\n"
     return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
 
 

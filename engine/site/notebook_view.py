@@ -8,16 +8,14 @@ does not return each exercise twice), links relative to the site, and each chart
 and the dark SVG the Markdown page shows, so a dark page never shows a light chart.
 
 mkdocs-jupyter converts only files that exist on disk, so the view is written under
-``.cache/notebook-view/`` and registered with ``File.generated(..., abs_src_path=...)``; the
-hook's ``on_files`` runs before the plugin's, which then takes the file as a page.
+``.cache/notebook-view/`` and registered as a page (``ViewFile``); ``engine.site.view_render``
+renders it, with mkdocs-jupyter only when the view changed.
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
 import html
-import importlib.metadata
 import json
 import posixpath
 import re
@@ -27,7 +25,6 @@ import nbformat
 import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
-from mkdocs.structure.toc import get_toc
 
 from engine.page.model import Page, page_slug
 from engine.page.policy import policy
@@ -38,9 +35,6 @@ OPT_IN = "notebook_view"  # the front-matter key
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
 LINK_TEXT = "View as notebook"
-TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")  # mkdocs.yml: custom_template
-RENDERERS = ("mkdocs-jupyter", "nbconvert", "mistune", "pygments")  # the view HTML's makers
-VERSIONS = " ".join(importlib.metadata.version(name) for name in RENDERERS).encode()
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -79,8 +73,17 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
     write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
     files.append(
-        File.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
+        ViewFile.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
     )
+
+
+class ViewFile(File):
+    """A view notebook that is a page of the site, as mkdocs-jupyter's ``NotebookFile`` makes it
+    (``course/loops/notebook.ipynb`` is served at ``course/loops/notebook/``); the hook makes it,
+    so a build whose views are unchanged does not load mkdocs-jupyter at all."""
+
+    def is_documentation_page(self) -> bool:
+        return True
 
 
 def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_url: str, meta: dict):
@@ -137,40 +140,6 @@ def link(page) -> str:
 
 def is_view(page) -> bool:
     return page.file.src_uri.endswith("/notebook.ipynb")
-
-
-def on_pre_page(page, config, files):
-    """Keep each view's HTML and table of contents from the last build that rendered the same
-    view notebook, template, options and renderers: mkdocs-jupyter turns its own cache off
-    for a custom template, and converting every view again would slow every warm rebuild."""
-    if not is_view(page):
-        return page
-    convert = page.render  # mkdocs-jupyter's, set by its on_pre_page (plugins run first)
-    source = Path(page.file.abs_src_path)
-    options = json.dumps(dict(config.plugins["mkdocs-jupyter"].config), sort_keys=True, default=str)
-    key = hashlib.sha256(
-        b"\0".join([source.read_bytes(), TEMPLATE.read_bytes(), options.encode(), VERSIONS])
-    ).hexdigest()
-    stored = source.with_suffix(".html.json")
-
-    def render(self, config, files) -> None:
-        cached = json.loads(stored.read_text(encoding="utf-8")) if stored.is_file() else {}
-        if cached.get("key") != key:
-            convert(config, files)
-            cached = {"key": key, "content": self.content, "toc": _tokens(self.toc.items)}
-            write_if_changed(stored, json.dumps(cached, ensure_ascii=False))
-        self.content, self.toc = cached["content"], get_toc(cached["toc"])
-
-    page.render = render.__get__(page)
-    return page
-
-
-def _tokens(items) -> list[dict]:
-    """A table of contents back as the tokens ``get_toc`` takes."""
-    return [
-        {"level": i.level, "id": i.id, "name": i.title, "children": _tokens(i.children)}
-        for i in items
-    ]
 
 
 def on_page_content(content: str, page, config, files) -> str:
