@@ -222,9 +222,10 @@ def _refuse_shared_cpu(label: str) -> None:
         raise SharedCPUError(
             f"timing claim {label!r} refused: other work runs beside it ({beside}). Code that "
             "claims a speed runs alone. The build and the tests find it by the names "
-            "assert_faster and claim_ratio in a page's code, a project module it imports or a "
-            "test function's source; a test that makes a claim any other way (a notebook, a "
-            "checker) needs @pytest.mark.timing (tests/timing_marks.py marks a parameter)."
+            "assert_faster and claim_ratio in a page's code, a project module it imports, a "
+            "checker it names or a test function's source; a test that makes a claim any other "
+            "way (a notebook, a checker run by id) needs @pytest.mark.timing "
+            "(tests/timing_marks.py marks a parameter)."
         )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run.timing import measures_time, names_claim_helper
+from engine.run.timing import measures_time, uses_claim_helpers
 
 CHECKS = ROOT / "snippets" / "_checks"
 
@@ -25,8 +25,8 @@ def pages(paths: list[str]) -> list:
 
 
 def checker_measures_time(exercise: str) -> bool:
-    """The checker's own code: every checker imports check_solution, which may load them all."""
-    return names_claim_helper((CHECKS / f"{exercise}.py").read_text(encoding="utf-8"))
+    """The rule the build uses, on the checker's code and the modules it imports."""
+    return uses_claim_helpers([(CHECKS / f"{exercise}.py").read_text(encoding="utf-8")])
 
 
 def exercises(ids: list[str]) -> list:

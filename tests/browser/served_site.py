@@ -135,9 +135,13 @@ def page_urls(site: Path) -> list[str]:
     return urls
 
 
+def html_file(site: Path, url: str) -> Path:
+    """The built file a page's URL serves."""
+    return site / (url if url.endswith(".html") else f"{url}index.html")
+
+
 def html_of(site: Path, url: str) -> str:
-    path = site / (url if url.endswith(".html") else f"{url}index.html")
-    return path.read_text(encoding="utf-8")
+    return html_file(site, url).read_text(encoding="utf-8")
 
 
 def pages_with(site: Path, needle: str) -> list[str]:

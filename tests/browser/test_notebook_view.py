@@ -19,8 +19,8 @@ from urllib.parse import urljoin
 
 import pytest
 from bs4 import BeautifulSoup
-from served_site import ROOT, page_urls
-from test_pages import Tags, html_file, site_config
+from served_site import ROOT, html_file, html_of, page_urls
+from test_pages import Tags, site_config
 
 from engine.page.parser import read_page
 from engine.site.notebook_view import OPT_IN, front_matter, view_uri
@@ -47,8 +47,8 @@ def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_the
 
 @pytest.mark.parametrize("page_path", VIEWS)
 def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
-    view = html_file(site_dir, view_url(page_path)).read_text(encoding="utf-8")
-    page = html_file(site_dir, page_url(page_path)).read_text(encoding="utf-8")
+    view = html_of(site_dir, view_url(page_path))
+    page = html_of(site_dir, page_url(page_path))
     assert '<div class="jupyter-wrapper">' in view and 'class="jp-Notebook"' in view
     assert Tags(page).find("a", href="notebook/")[0]["class"] == "jd-view"
     back = Tags(view).find("a", href="../")
@@ -58,7 +58,7 @@ def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
 
 
 def test_the_workbook_view_folds_its_reference_solutions_as_the_page_does(site_dir):
-    view = html_file(site_dir, view_url("docs/practice/exercises.md")).read_text(encoding="utf-8")
+    view = html_of(site_dir, view_url("docs/practice/exercises.md"))
     folded = view.split('<details class="success"><summary>Reference solution')[1:]
     inside = [part.split("</details>")[0].count("celltag_solution") for part in folded]
     assert folded and all(inside)
@@ -113,7 +113,7 @@ def output_texts(html: BeautifulSoup) -> list[str]:
 
 
 def built(site_dir: Path, url: str) -> BeautifulSoup:
-    return BeautifulSoup(html_file(site_dir, url).read_text(encoding="utf-8"), "html.parser")
+    return BeautifulSoup(html_of(site_dir, url), "html.parser")
 
 
 def figures(html: BeautifulSoup, url: str, selector: str = "article img.jd-figure") -> list[str]:

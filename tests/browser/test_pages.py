@@ -13,7 +13,7 @@ import axe_check
 import pytest
 import yaml
 from page_survey import FIRST_SCREENS, SECTION_WIDTHS
-from served_site import ROOT, page_urls
+from served_site import ROOT, html_file, html_of, page_urls
 
 
 def site_config() -> dict:
@@ -29,10 +29,6 @@ def site_config() -> dict:
     Loader.add_constructor("!ENV", env_tag)
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-
-
-def html_file(site_dir: Path, url: str) -> Path:
-    return site_dir / (url if url.endswith(".html") else f"{url}index.html")
 
 
 class Tags(HTMLParser):
@@ -213,7 +209,7 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
 
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
-    tags = Tags(html_file(site_dir, url).read_text(encoding="utf-8"))
+    tags = Tags(html_of(site_dir, url))
     descriptions = [m["content"].strip() for m in tags.find("meta", name="description")]
     assert len(descriptions) == 1 and descriptions[0], descriptions
     if url != "404.html":
@@ -229,7 +225,7 @@ def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
     only pages in the nav have."""
-    tags = Tags(html_file(site_dir, url).read_text(encoding="utf-8")).tags
+    tags = Tags(html_of(site_dir, url)).tags
     controls = {attrs.get("id") for tag, attrs in tags if tag in LABELLED}
     named = [attrs["for"] for tag, attrs in tags if tag == "label" and attrs.get("for")]
     assert named, "no label at all: the check would pass on anything"
