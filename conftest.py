@@ -71,7 +71,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
 def group_of(nodeid: str, url_ids: list[str]) -> str:
     """What one worker runs together: a docs page's examples (they share one namespace, in
-    order); a site page's browser tests (its two loads, made once per worker, serve them all);
+    order); a site page's browser tests (its one load, made once per worker, serves them all);
     any other test alone."""
     path = nodeid.split("::", 1)[0]
     if path.endswith(".md"):
