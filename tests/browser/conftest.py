@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from find_browser import ENABLE_HINT
-from page_survey import DESKTOP, Surveys
+from page_survey import DESKTOP, NEXT_FRAME, Surveys
 from served_site import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -135,9 +135,7 @@ class Visit:
         """Scroll to an element as a reader would, and wait until its section is rendered: a
         section off screen is skipped by the browser (content-visibility), its text empty."""
         locator.scroll_into_view_if_needed()
-        self.page.evaluate(
-            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-        )
+        self.page.evaluate(NEXT_FRAME)
 
     def forget(self) -> None:
         """Empty the records (before a new page is loaded in the same tab)."""
