@@ -32,10 +32,11 @@ def side_by_side(eager_fn, jit_fn, *args, rounds=3, runs=3):
 timings = {}
 timings["ripple", "eager"], timings["ripple", "jit"] = side_by_side(ripple, ripple_jit, wave)
 
-# Claim 1, checked with retries: on the chain, jit wins by a wide margin. 2x is under half the
-# worst of 15 `nox -s stress` runs (5.9x, on the idle machine; the loaded runs measured more).
+# Claim 1, checked with retries: on the chain, jit wins by a wide margin. 1.5x, the bound of the
+# page's first timing of this chain, is under half the worst of 15 `nox -s stress` runs (3.9x,
+# on the idle machine; the loaded and one-core runs measured 10x and more).
 chain_gain = assert_faster(
-    ripple_jit, ripple, wave, min_ratio=2, runs=9, label="eager / jit, 60-op chain"
+    ripple_jit, ripple, wave, min_ratio=1.5, runs=9, label="eager / jit, 60-op chain"
 )
 
 # Claim 2: on the matmul both run the same single product, so neither side wins by much. The
@@ -50,5 +51,5 @@ claim_ratio("eager / jit, 1024x1024 matmul", matmul_ratio, at_least=1 / 3, at_mo
 
 for (task, mode), timing in timings.items():
     print(f"{task:6} {mode:5}: {timing}")
-print(f"ripple chain: jit {chain_gain:.1f}x faster (assert_faster, at least 2x required)")
+print(f"ripple chain: jit {chain_gain:.1f}x faster (assert_faster, at least 1.5x required)")
 print(f"1024x1024 matmul: eager/jit time ratio {matmul_ratio:.2f} (asserted between 1/3 and 3)")
