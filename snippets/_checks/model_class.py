@@ -28,13 +28,14 @@ NUMPY_ACTIVATIONS = {
 
 
 def _arrays(seed, batch, n_in, n_out):
-    """x (batch, n_in), weight (n_in, n_out), bias (n_out,): float32, from one explicit key."""
-    kx, kw, kb = jax.random.split(jax.random.key(seed), 3)
-    return (
-        jax.random.normal(kx, (batch, n_in)),
-        jax.random.normal(kw, (n_in, n_out)),
-        jax.random.normal(kb, (n_out,)),
-    )
+    """x (batch, n_in), weight (n_in, n_out), bias (n_out,): float32 JAX arrays from one seed.
+
+    Drawn with NumPy and placed on the device: jax.random would compile its sampling programs
+    again after every check's ``jax.clear_caches()``, most of a check's time.
+    """
+    rng = np.random.default_rng(seed)
+    shapes = ((batch, n_in), (n_in, n_out), (n_out,))
+    return tuple(jax.device_put(rng.standard_normal(shape, dtype=np.float32)) for shape in shapes)
 
 
 def _expected(x, weight, bias, activation):
