@@ -154,6 +154,15 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
     assert skipped == {"verdict": version_notes.NOT_RUN, "why": "skipped on the site"}
 
 
+def test_record_runs_each_page_under_the_installed_jax(tmp_path):
+    """What `nox -s matrix` calls once per release: a page's claims come back with verdicts."""
+    demo = page(fence("assert 1 + 1 == 2", "fact: addition works"))
+    entry = matrix.record("pinned (uv.lock)", [demo], tmp_path)
+    assert (entry["requirement"], entry["jax"]) == ("pinned (uv.lock)", PINNED)
+    assert list(entry["verdicts"].values()) == [{"verdict": version_notes.HOLDS}]
+    assert entry["other"] == []
+
+
 @pytest.mark.timing  # from a cold cache it runs every page, timing pages too
 def test_the_pinned_column_agrees_with_the_live_build():
     data = version_notes.load(ROOT / version_notes.DATA)

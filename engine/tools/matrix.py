@@ -63,8 +63,8 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
 
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
     """Run every page under the installed JAX and return this release's entry."""
-    from engine import drift  # needs the engine's run machinery, which the build never does
     from engine.run.cache import CACHE_DIR, environment_fingerprint
+    from engine.tools import drift  # needs the engine's run machinery, which the build never does
 
     started = time.monotonic()
     fingerprint = environment_fingerprint()
