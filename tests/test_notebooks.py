@@ -50,19 +50,23 @@ def test_chapter_pages_and_the_workbook_get_notebooks():
     assert notebook_uri("docs/course/why-compile.md") == "course/why-compile.ipynb"
 
 
+def kernel_env() -> dict[str, str]:
+    """A reader's environment: without the project on the path, and writing bytecode."""
+    return {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+
+
 def run_notebook(page_path: str, folder: Path, kernel: str = "python3") -> nbformat.NotebookNode:
     notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
     nbformat.validate(notebook)
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
-    }
     client = NotebookClient(
         notebook,
         timeout=CELL_TIMEOUT,
         kernel_name=kernel,
         resources={"metadata": {"path": str(folder)}},
     )
-    client.execute(env=env)  # raises CellExecutionError on any unexpected error
+    client.execute(env=kernel_env())  # raises CellExecutionError on any unexpected error
     return notebook
 
 
@@ -103,6 +107,32 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
         assert errors[0].ename == expected.rsplit(".", 1)[-1], (
             f"{page_path}: expected {expected}, got {errors[0].ename}: {errors[0].evalue}"
         )
+
+
+VERSIONS_CELL = """import importlib, importlib.metadata, json
+for module in {modules!r}:
+    importlib.import_module(module)
+print(json.dumps({{name: importlib.metadata.version(name) for name in {names!r}}}))"""
+
+
+def test_every_install_line_gives_a_kernel_with_the_locked_versions(tmp_path: Path, fresh_venvs):
+    """Each notebook's install line, in a fresh venv, gives a kernel that imports those packages
+    at the versions uv.lock pins. This runs with the tests that measure no time, so it also makes
+    each venv, and the bytecode its first imports write, before the notebooks that run alone."""
+    lines = {tuple(install_line(build_notebook(read_page(page)))) for page in PAGES}
+    assert lines, "no notebook has an install line"
+    for packages in sorted(lines):
+        pins = dict(package.split("==") for package in packages)
+        modules = [*pins, *(["matplotlib.pyplot"] if "matplotlib" in pins else [])]
+        cell = nbformat.v4.new_code_cell(VERSIONS_CELL.format(modules=modules, names=list(pins)))
+        notebook = nbformat.v4.new_notebook(cells=[cell])
+        kernel = fresh_venvs.kernel(list(packages))
+        resources = {"metadata": {"path": str(tmp_path)}}
+        NotebookClient(
+            notebook, timeout=CELL_TIMEOUT, kernel_name=kernel, resources=resources
+        ).execute(env=kernel_env())
+        printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
+        assert json.loads(printed) == pins, (packages, printed)
 
 
 # ---------------------------------------------------------------- the conversion itself
