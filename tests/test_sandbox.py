@@ -321,6 +321,35 @@ def test_colours_and_control_characters_in_a_built_page(tmp_path):
     assert "jitdocs-colour-" not in text  # every placeholder was swapped for its HTML
 
 
+ADDRESSES = """class Holder:
+    pass
+
+
+def scale(v):
+    return v
+
+
+holder, other = Holder(), Holder()
+print(scale, scale)  # the same function twice: one number
+print(f"<Holder {id(holder)}> and <Holder {id(other)}>, not 0x3f800000 or 1234")
+print(f"scale id={id(scale)} defined here, holder id={id(holder)}")
+raise TypeError(f"cannot trace {scale}")"""
+
+
+def test_memory_addresses_and_object_ids_are_numbered_in_outputs_and_errors():
+    """They change with every run; numbered in order of first appearance, a rebuild shows the same
+    output and one object keeps one number. Other hex and numbers stay as printed."""
+    block = page(fence(ADDRESSES, "bad: raises TypeError") + fence("pass", "good")).blocks[0]
+    first, second = (execute_block(block, new_namespace()) for _ in range(2))
+    assert first.output == second.output and first.error_message == second.error_message
+    assert first.output == (
+        "<function scale at @1> <function scale at @1>\n"
+        "<Holder @2> and <Holder @3>, not 0x3f800000 or 1234\n"
+        "scale id=@1 defined here, holder id=@2\n"
+    )
+    assert first.error_message == "cannot trace <function scale at @1>"
+
+
 def test_every_colour_nbconvert_emits_has_a_light_and_a_dark_value():
     from nbconvert.filters.ansi import _ANSI_COLORS
 

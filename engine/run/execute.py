@@ -99,7 +99,7 @@ def _outcome(
             f"{block.max_output} KB"
         )
         raise _failure(block, results.OUTPUT, summary, advice=OUTPUT_ADVICE)
-    output = terminal.clean(buffer.getvalue())
+    output = terminal.steady(terminal.clean(buffer.getvalue()))
     outcome = Outcome(output=output, seconds=seconds, stopped=stopped)
     outcome.timing_claims = drain_timing_claims(block)
     if type(error).__name__ == "SharedCPUError":  # jitkit's: a claim where the CPU is shared
@@ -231,7 +231,7 @@ def _check_contract(
         summary = f"the ❌ block should raise {expect.name}, but it raised"
         raise _failure(block, results.CONTRACT, summary, error=error)
     outcome.error_type = type(error).__name__
-    outcome.error_message = terminal.clean(str(error).strip())
+    outcome.error_message = terminal.steady(terminal.clean(str(error).strip()))
 
 
 def _unexpected(block: Block, error: BaseException) -> BlockFailure:

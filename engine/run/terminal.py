@@ -1,7 +1,8 @@
 """What a block's code leaves behind: its printed output and the processes it started.
 
 ``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
-costs a counter, not 50 MB). ``clean`` makes output what a terminal shows: colour codes (SGR)
+costs a counter, not 50 MB). ``steady`` numbers the memory addresses and object ids that change
+from run to run. ``clean`` makes output what a terminal shows: colour codes (SGR)
 stay, for the page (``to_html``: nbconvert's converter, as in the notebook view) and for Jupyter;
 a carriage return overwrites its line; any other control character becomes its Python escape
 (NUL -> ``\\x00``, which any font can draw). ``live`` / ``stop_all`` find and end a block's
@@ -23,6 +24,12 @@ from pathlib import Path
 CSI = re.compile(r"\x1b\[([0-?]*[ -/]*)([@-~])")
 OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")  # window titles, hyperlinks
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # everything but \t and \n (\r is handled)
+# A default repr's memory address (``<function f at 0x7f55482acf40>``) and an object id, in angle
+# brackets (JAX's leak report: ``<DynamicJaxprTracer 139970103092016>``) or after ``id=`` (its
+# cache-miss explanations): new on every run.
+ADDRESS = re.compile(
+    r" at (?P<address>0x[0-9a-f]{6,})>|<[A-Za-z_][\w.]* (?P<id>\d{9,})>|\bid=(?P<named>\d{9,})\b"
+)
 
 
 def size_text(size: int) -> str:
@@ -61,6 +68,19 @@ class CappedOutput(io.TextIOBase):
     def getvalue(self) -> str:
         """What was kept (all of it, unless ``overflowed``)."""
         return "".join(self._parts)
+
+
+def steady(text: str) -> str:
+    """``text`` with each memory address or object id numbered ``@1``, ``@2``... in order of first
+    appearance, so that a rebuild shows the same output and one object keeps one number."""
+    numbers: dict[int, str] = {}
+
+    def number(match: re.Match) -> str:
+        value = match["address"] or match["id"] or match["named"]
+        key = int(value, 16 if value.startswith("0x") else 10)  # hex address = decimal id
+        return match[0].replace(value, numbers.setdefault(key, f"@{len(numbers) + 1}"))
+
+    return ADDRESS.sub(number, text)
 
 
 def clean(text: str) -> str:
