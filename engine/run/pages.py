@@ -12,7 +12,6 @@ import logging
 import os
 import queue
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -121,8 +120,7 @@ def stop_session(session: int) -> list[str]:
     crashed could not stop its own processes). Without /proc, kill its process group instead."""
     if terminal.PROC.is_dir():
         return terminal.stop_all(lambda: terminal.live(session=session))
-    with contextlib.suppress(OSError, AttributeError):  # no group left; no groups on Windows
-        os.killpg(session, signal.SIGKILL)
+    terminal.kill_group(session)  # a page's session is also its process group
     return []
 
 

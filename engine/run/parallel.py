@@ -12,11 +12,12 @@ import concurrent.futures
 import contextlib
 import math
 import os
-import signal
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from typing import Protocol
+
+from engine.run import terminal
 
 
 def usable_cpus() -> int:
@@ -64,8 +65,7 @@ class Sessions:
 
 def _kill_group(child: subprocess.Popen) -> None:
     if child.returncode is None:  # not reaped yet, so its pid still names its group
-        with contextlib.suppress(OSError):  # it ended meanwhile
-            os.killpg(child.pid, signal.SIGKILL)
+        terminal.kill_group(child.pid)
 
 
 SKIPPED = object()  # what a job returns when an earlier one failed before it could start

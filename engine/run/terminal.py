@@ -197,6 +197,13 @@ def stop_all(find, rounds: int = 5) -> list[str]:
     return [stopped[pid] for pid in sorted(stopped)]
 
 
+def kill_group(group: int) -> None:
+    """SIGKILL every process in a process group; nothing if the group is gone already (or the
+    system has no process groups)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.killpg(group, signal.SIGKILL)
+
+
 def set_subreaper() -> None:
     """Linux: orphans of this process's descendants become its children rather than init's, so a
     process that daemonizes (forks twice) is still found by ``live``. Elsewhere: nothing."""
