@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from bs4 import BeautifulSoup
 from find_browser import find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,6 +143,11 @@ def html_file(site: Path, url: str) -> Path:
 
 def html_of(site: Path, url: str) -> str:
     return html_file(site, url).read_text(encoding="utf-8")
+
+
+def soup_of(site: Path, url: str) -> BeautifulSoup:
+    """A built page parsed, for CSS selectors over what the browser would get."""
+    return BeautifulSoup(html_of(site, url), "html.parser")
 
 
 def pages_with(site: Path, needle: str) -> list[str]:

@@ -19,8 +19,8 @@ from urllib.parse import urljoin
 
 import pytest
 from bs4 import BeautifulSoup
-from served_site import ROOT, html_file, html_of, page_urls
-from test_pages import Tags, site_config
+from served_site import ROOT, html_file, html_of, page_urls, soup_of
+from test_pages import site_config
 
 from engine.page.parser import read_page
 from engine.site.notebook_view import OPT_IN, front_matter, view_uri
@@ -48,12 +48,13 @@ def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_the
 @pytest.mark.parametrize("page_path", VIEWS)
 def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
     view = html_of(site_dir, view_url(page_path))
-    page = html_of(site_dir, page_url(page_path))
+    view_links = soup_of(site_dir, view_url(page_path))
+    page = soup_of(site_dir, page_url(page_path))
     assert '<div class="jupyter-wrapper">' in view and 'class="jp-Notebook"' in view
-    assert Tags(page).find("a", href="notebook/")[0]["class"] == "jd-view"
-    back = Tags(view).find("a", href="../")
+    assert page.select('a[href="notebook/"]')[0]["class"] == ["jd-view"]
+    back = view_links.select('a[href="../"]')
     assert back and "Back to the page" in view
-    download = Tags(view).find("a", href=f"../../{Path(page_path).stem}.ipynb")
+    download = view_links.find_all("a", href=f"../../{Path(page_path).stem}.ipynb")
     assert download and (site_dir / page_url(page_path).rstrip("/")).with_suffix(".ipynb").is_file()
 
 
@@ -75,10 +76,10 @@ def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_p
     assert size <= SIZE_LIMIT, f"{page_path}: {size} bytes gzipped"
     site = site_config()["site_url"].rstrip("/")
     loaded = [
-        value
-        for tag, attrs in Tags(text).tags
-        for name, value in attrs.items()
-        if name in ("src", "href") and (tag != "a" or attrs.get("rel") == "stylesheet")
+        element[name]
+        for element in BeautifulSoup(text, "html.parser").find_all(True)
+        for name in ("src", "href")
+        if element.has_attr(name) and (element.name != "a" or element.get("rel") == ["stylesheet"])
     ]
     foreign = [u for u in loaded if re.match(r"(https?:)?//", u) and not u.startswith(site)]
     assert not foreign, foreign
@@ -91,9 +92,9 @@ def test_view_shows_the_outputs_of_its_page(site_dir, page_path):
     """Text outputs, errors and charts: the same on the view as on the page it mirrors (the
     view moves reference solutions to an appendix, so the order may differ). Read from the
     built HTML: the outputs are in it as text, so no browser is needed to compare them."""
-    page = built(site_dir, page_url(page_path))
+    page = soup_of(site_dir, page_url(page_path))
     expected = [*output_texts(page), *figures(page, page_url(page_path))]
-    view = built(site_dir, view_url(page_path))
+    view = soup_of(site_dir, view_url(page_path))
     shown = [
         *(pre.get_text().rstrip() for pre in view.select("article .jp-OutputArea-output pre")),
         *figures(view, view_url(page_path), "article .jp-OutputArea-output img.jd-figure"),
@@ -110,10 +111,6 @@ def output_texts(html: BeautifulSoup) -> list[str]:
         for block, title in titled
         if title and re.match(r"Output|Raises ", title.get_text())
     ]
-
-
-def built(site_dir: Path, url: str) -> BeautifulSoup:
-    return BeautifulSoup(html_of(site_dir, url), "html.parser")
 
 
 def figures(html: BeautifulSoup, url: str, selector: str = "article img.jd-figure") -> list[str]:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import axe_check
 import pytest
 import yaml
 from page_survey import FIRST_SCREENS, SECTION_WIDTHS
-from served_site import ROOT, html_file, html_of, page_urls
+from served_site import ROOT, html_file, page_urls, soup_of
 
 
 def site_config() -> dict:
@@ -29,25 +28,6 @@ def site_config() -> dict:
     Loader.add_constructor("!ENV", env_tag)
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-
-
-class Tags(HTMLParser):
-    """Every start tag of a page, as (name, attributes)."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
-
-    def find(self, tag_name: str, **wanted: str) -> list[dict]:
-        return [
-            attrs
-            for tag, attrs in self.tags
-            if tag == tag_name and all(attrs.get(k) == v for k, v in wanted.items())
-        ]
 
 
 # ---------------------------------------------------------------- in the browser
@@ -209,8 +189,8 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
 
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
-    tags = Tags(html_of(site_dir, url))
-    descriptions = [m["content"].strip() for m in tags.find("meta", name="description")]
+    meta = soup_of(site_dir, url).select('meta[name="description"]')
+    descriptions = [m.get("content", "").strip() for m in meta]
     assert len(descriptions) == 1 and descriptions[0], descriptions
     if url != "404.html":
         assert descriptions[0] != " ".join(site_config()["site_description"].split()), (
@@ -225,9 +205,9 @@ def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
     only pages in the nav have."""
-    tags = Tags(html_of(site_dir, url)).tags
-    controls = {attrs.get("id") for tag, attrs in tags if tag in LABELLED}
-    named = [attrs["for"] for tag, attrs in tags if tag == "label" and attrs.get("for")]
+    page = soup_of(site_dir, url)
+    controls = {control.get("id") for control in page.find_all(LABELLED)}
+    named = [label["for"] for label in page.select("label[for]") if label["for"]]
     assert named, "no label at all: the check would pass on anything"
     assert [name for name in named if name not in controls] == []
 
@@ -243,11 +223,7 @@ def test_every_source_page_declares_a_description():
 def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
     """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
     page_file = html_file(site_dir, url)
-    figures = [
-        attrs
-        for tag, attrs in Tags(page_file.read_text(encoding="utf-8")).tags
-        if tag == "img" and "jd-figure" in attrs.get("class", "").split()
-    ]
+    figures = [image.attrs for image in soup_of(site_dir, url).select("img.jd-figure")]
     assert len(figures) % 2 == 0, figures
     for light, dark in zip(figures[::2], figures[1::2], strict=True):
         assert light["src"].endswith(".svg#only-light"), light["src"]
