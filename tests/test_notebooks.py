@@ -60,13 +60,15 @@ def kernel_env() -> dict[str, str]:
 def run_notebook(page_path: str, folder: Path, kernel: str = "python3") -> nbformat.NotebookNode:
     notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
     nbformat.validate(notebook)
-    client = NotebookClient(
-        notebook,
-        timeout=CELL_TIMEOUT,
-        kernel_name=kernel,
-        resources={"metadata": {"path": str(folder)}},
-    )
-    client.execute(env=kernel_env())  # raises CellExecutionError on any unexpected error
+    return execute(notebook, folder, kernel)
+
+
+def execute(notebook, folder: Path, kernel: str) -> nbformat.NotebookNode:
+    """Run every cell in a new ``kernel`` started in ``folder``, as a reader's Jupyter does;
+    raises CellExecutionError on any unexpected error."""
+    resources = {"metadata": {"path": str(folder)}}
+    client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name=kernel, resources=resources)
+    client.execute(env=kernel_env())
     return notebook
 
 
@@ -126,11 +128,7 @@ def test_every_install_line_gives_a_kernel_with_the_locked_versions(tmp_path: Pa
         modules = [*pins, *(["matplotlib.pyplot"] if "matplotlib" in pins else [])]
         cell = nbformat.v4.new_code_cell(VERSIONS_CELL.format(modules=modules, names=list(pins)))
         notebook = nbformat.v4.new_notebook(cells=[cell])
-        kernel = fresh_venvs.kernel(list(packages))
-        resources = {"metadata": {"path": str(tmp_path)}}
-        NotebookClient(
-            notebook, timeout=CELL_TIMEOUT, kernel_name=kernel, resources=resources
-        ).execute(env=kernel_env())
+        execute(notebook, tmp_path, fresh_venvs.kernel(list(packages)))
         printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
         assert json.loads(printed) == pins, (packages, printed)
 
