@@ -2,7 +2,10 @@
 
 Every page that a test opens records its requests, console messages and failed loads. Requests to
 any host but 127.0.0.1/localhost are recorded and aborted (the site must work with no network),
-and the tests fail on them.
+and the tests fail on them. Pages get the site's search index with no documents in it, except
+where a test asks for the real one (``real_search=True``): Material's search worker indexes the
+whole site's text on every page load, a CPU-second or more per load here, and only the search test
+needs the words. The worker still loads, parses and answers: a page's script errors still show.
 
 Set JITDOCS_SITE_DIR to a built site to test it instead of building one (a quick re-run). Under
 pytest-xdist every worker collects, and collecting needs the site (its pages are parameters): set
@@ -13,6 +16,8 @@ test_a_warm_rebuild_runs_nothing_and_makes_the_same_views, on purpose (~9 s on a
 from __future__ import annotations
 
 import atexit
+import functools
+import json
 import os
 import shutil
 import tempfile
@@ -27,6 +32,7 @@ from page_survey import DESKTOP, NEXT_FRAME, Surveys
 from served_site import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    FOREIGN,
     build_site,
     page_urls,
     pages_with,
@@ -35,6 +41,7 @@ from served_site import (
 )
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+SEARCH_INDEX = "**/search/search_index.json"
 NOT_RUN = "browser test not run"
 
 _site: Path | None = None
@@ -150,26 +157,26 @@ class Visit:
         )
 
 
-def start_visit(browser, base_url: str, scheme: str = "light", **options) -> Visit:
+def start_visit(
+    browser, base_url: str, scheme: str = "light", real_search: bool = False, **options
+) -> Visit:
     """A page in a fresh browser context (its own storage), recording on; close its context."""
     context = browser.new_context(color_scheme=scheme, viewport=DESKTOP, **options)
-    return open_tab(context, base_url)
+    return open_tab(context, base_url, real_search)
 
 
-def open_tab(context, base_url: str) -> Visit:
-    """A new page in ``context``, recording on."""
+def open_tab(context, base_url: str, real_search: bool = False) -> Visit:
+    """A new page in ``context``, recording on; the empty search index unless ``real_search``."""
     page = context.new_page()
     visit = Visit(page, base_url)
 
-    def route(route):
-        parts = urlsplit(route.request.url)
-        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
-            visit.foreign.append(route.request.url)
-            route.abort("blockedbyclient")
-        else:
-            route.continue_()
+    def block_foreign(route):
+        visit.foreign.append(route.request.url)
+        route.abort("blockedbyclient")
 
-    page.route("**/*", route)
+    page.route(FOREIGN, block_foreign)
+    if not real_search:
+        page.route(SEARCH_INDEX, lambda route: route.fulfill(json=empty_search_index()))
     page.on("console", lambda m: m.type == "error" and visit.console_errors.append(m.text))
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
     page.on(
@@ -185,13 +192,21 @@ def open_tab(context, base_url: str) -> Visit:
     return visit
 
 
+@functools.cache
+def empty_search_index() -> dict:
+    """The site's own search index, its configuration kept and its documents left out."""
+    index = json.loads((built_site() / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return {**index, "docs": []}
+
+
 @pytest.fixture
 def open_page(browser, base_url):
-    """open_page(scheme="light", **context_options) -> Visit (fresh context, recording on)."""
+    """open_page(scheme="light", real_search=False, **context_options) -> Visit (fresh context,
+    recording on)."""
     contexts = []
 
-    def opener(scheme: str = "light", **options) -> Visit:
-        visit = start_visit(browser, base_url, scheme, **options)
+    def opener(scheme: str = "light", real_search: bool = False, **options) -> Visit:
+        visit = start_visit(browser, base_url, scheme, real_search, **options)
         contexts.append(visit.page.context)
         return visit
 

@@ -13,6 +13,7 @@ import functools
 import gzip
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -29,6 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # Any Chromium-family browser (Debian's package here: test tools' own downloads fail on these
 # machines); None when there is none, and the browser tests then say so.
 CHROMIUM = find_chromium()
+# A URL on a host other than this machine's. A pattern, not a function, so that the browser's
+# driver matches it: a local request then makes no round trip to Python.
+FOREIGN = re.compile(r"^(?:https?|wss?)://(?!(?:127\.0\.0\.1|localhost)(?::\d+)?(?:[/?#]|$))")
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -13,7 +13,7 @@ CHART_PAGE = "course/why-compile/"
 
 def test_search_finds_a_page_by_an_api_name(open_page):
     """Typed key by key (Material listens to keyboard input; page.fill would not trigger it)."""
-    visit = open_page()
+    visit = open_page(real_search=True)
     visit.goto("")
     page = visit.page
     box = page.locator("input.md-search__input")

@@ -1,0 +1,50 @@
+"""What every visit does to a page's requests: another host's are listed and blocked, and the
+search index is the site's own with no documents unless the test asks for the real one."""
+
+from __future__ import annotations
+
+import pytest
+from served_site import FOREIGN
+
+FETCH_ALL = """async urls => Promise.all(urls.map(url =>
+    fetch(url).then(reply => reply.status, () => 'failed')))"""
+
+FETCH_INDEX = "async () => (await (await fetch('search/search_index.json')).json())"
+
+
+@pytest.mark.parametrize(
+    ("address", "foreign"),
+    [
+        ("https://cdn.example.com/font.woff2", True),
+        ("http://localhost.example.com/x.js", True),
+        ("wss://example.org/socket", True),
+        ("http://127.0.0.1:8000/course/loops/", False),
+        ("http://localhost/assets/x.css", False),
+        ("https://localhost:4443", False),
+        ("data:image/png;base64,AAAA", False),
+    ],
+)
+def test_other_hosts_are_told_from_this_one(address: str, foreign: bool):
+    assert bool(FOREIGN.match(address)) is foreign
+
+
+def test_a_request_to_another_host_is_blocked_and_listed(open_page, base_url):
+    visit = open_page()
+    visit.goto("")
+    away = ["https://cdn.example.com/font.woff2", "http://localhost.example.com/x.js"]
+    statuses = visit.page.evaluate(FETCH_ALL, [*away, base_url + "sitemap.xml"])
+    assert statuses == ["failed", "failed", 200]
+    assert visit.foreign == away
+    # listed first among the page's problems (the browser also logs each blocked load)
+    assert visit.problems()[:2] == [f"request to another host: {url}" for url in away]
+
+
+def test_the_search_index_is_empty_unless_the_test_asks_for_the_real_one(open_page, site_dir):
+    emptied = open_page()
+    emptied.goto("")
+    real = open_page(real_search=True)
+    real.goto("")
+    empty_index, real_index = (visit.page.evaluate(FETCH_INDEX) for visit in (emptied, real))
+    assert empty_index["docs"] == [] and len(real_index["docs"]) > 100
+    assert empty_index["config"] == real_index["config"]
+    assert not emptied.problems() and not real.problems()
