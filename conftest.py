@@ -5,6 +5,12 @@ alone after the rest has run on every core (pytest-xdist). A pytest-xdist worker
 runs that the CPU is shared (``JITDOCS_SHARED_CPU``), and jitkit then refuses any timing claim, so a
 test this rule misses fails with a message that says how to mark it. Under ``--dist loadscope``,
 the scope is ours: a page (``group_of``).
+
+Under `nox -s tests`, the build before the tests has run every page's code, timing pages alone,
+and written down what each block did (``engine.run.record``): a page's examples then report that
+run, measure nothing and run with the rest. The record's file is read here and handed to the
+xdist workers, and left out of the environment of everything the tests start (a build a test
+makes must not write to it).
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ import pytest
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run.sybil_setup import docs
+from engine.run.record import RECORD_VARIABLE
+from engine.run.sybil_setup import docs, recorded_runs, use_record
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time, uses_claim_helpers
 
 pytest_collect_file = docs.pytest()
+RECORD_KEY = pytest.StashKey[str | None]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,9 +40,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "timing: measures time, so it runs alone (set from the code below; by hand only where "
         "jitkit's SharedCPUError asks for it, see tests/timing_marks.py)",
     )
-    worker = getattr(config, "workerinput", {}).get("workerid")
+    worker_input = getattr(config, "workerinput", {})
+    named = worker_input.get(RECORD_VARIABLE) or os.environ.pop(RECORD_VARIABLE, None)
+    config.stash[RECORD_KEY] = named
+    if named:
+        use_record(Path(named))
+    worker = worker_input.get("workerid")
     if worker:  # inherited by everything the worker starts: pages, notebook kernels, checkers
         os.environ[SHARED_CPU_VARIABLE] = f"pytest-xdist worker {worker}, beside other tests"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """An xdist worker reads the build's record that this process was given."""
+    named = node.config.stash.get(RECORD_KEY, None)
+    if named:
+        node.workerinput[RECORD_VARIABLE] = named
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -102,7 +123,8 @@ def page_of(item: pytest.Item) -> str | None:
 
 
 def measures_time_in(item: pytest.Item, page: str | None) -> bool:
-    """A page whose code claims a speed, or a test whose own source names a claim helper.
+    """A page whose code claims a speed and runs in its examples (not reported from the build's
+    record), or a test whose own source names a claim helper.
 
     A test that makes a claim any other way (runs a page's notebook, a checker that times
     code) is marked by hand where it is parametrized; jitkit's SharedCPUError points there.
@@ -115,4 +137,6 @@ def measures_time_in(item: pytest.Item, page: str | None) -> bool:
 
 @functools.cache
 def page_measures_time(path: str) -> bool:
-    return measures_time(read_page(path))
+    """Its examples run its code here, and the code makes a timing claim."""
+    page = read_page(path)
+    return recorded_runs(page) is None and measures_time(page)

@@ -18,6 +18,7 @@ nox.options.error_on_missing_interpreters = True  # a missing Python 3.12 fails,
 nox.options.sessions = ["lint", "tests", "docs"]
 
 ROOT = Path(__file__).parent
+RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
 
 
 def find_python() -> str:
@@ -132,8 +133,10 @@ def tests(session: nox.Session) -> None:
     """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
 
     Three steps. The site is built once (its pages' code runs as `nox -s docs` runs it) for the
-    browser tests. Every test that measures no time runs on every core (pytest-xdist); then
-    the tests that measure time (marked `timing` by conftest.py from their code) run alone.
+    browser tests; the build writes down what each block it ran did, and each example's test
+    reports that (engine/run/record.py). Every test that measures no time runs on every core
+    (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
+    code) run alone.
     Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
@@ -147,8 +150,10 @@ def tests(session: nox.Session) -> None:
     shutil.rmtree(fresh_venvs, ignore_errors=True)
     env = {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
     if selects_browser_tests(session.posargs):
-        site = tmp / "test-site"
-        session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
+        site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
+        run_record.unlink(missing_ok=True)  # this build's runs only
+        env[RUN_RECORD_VARIABLE] = str(run_record)
+        session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
         env["JITDOCS_SITE_DIR"] = str(site)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")

@@ -94,7 +94,7 @@ def test_page_slugs_are_unique():
 
 
 def course_pages() -> list[tuple[str, str]]:
-    from engine.site.hook import course_nav
+    from engine.site.course_table import course_nav
 
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
     return course_nav(config["nav"])
@@ -123,15 +123,14 @@ def test_every_course_page_is_linked_from_the_summary():
 def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn():
     from mkdocs.exceptions import PluginError
 
-    from engine.site import hook
+    from engine.site import course_table
 
     pages = {path: read_page(path) for _, path in course_pages()}
-    state = hook.BuildState(pages=pages, course=course_pages())
-    table = hook.render_course_table(state, "docs/index.md").splitlines()
+    table = course_table.render(course_pages(), pages, "docs/index.md").splitlines()
     assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
         path.removeprefix("docs/") for _, path in course_pages()
     ]
     first = course_pages()[0][1]
     pages[first].learn = ""
     with pytest.raises(PluginError, match=f"{first}: its front matter has no `learn:` line"):
-        hook.render_course_table(state, "docs/index.md")
+        course_table.render(course_pages(), pages, "docs/index.md")

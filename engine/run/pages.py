@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
-from engine.run import results, terminal
+from engine.run import record, results, terminal
 from engine.run.cache import (
     CACHE_DIR,
     _digest,
@@ -192,6 +192,7 @@ def execute_pages(
     report=log.info,
     on_failure=None,
     workers: int | None = None,
+    record_to: Path | None = None,
 ) -> dict[str, PageResult]:
     """Run (or load from the cache) every page, printing one progress line per page.
 
@@ -200,9 +201,11 @@ def execute_pages(
     this process may use), the longest first, each told so (SHARED_CPU_VARIABLE). A failing
     page raises PageFailure (the earliest failing page in page order: ``engine.run.parallel``),
     or, given ``on_failure(page, error)`` (the preview), is reported there and left out of the
-    results while the other pages go on.
+    results while the other pages go on. ``record_to`` (a file) is told what each page that
+    runs here did, block by block (``engine.run.record``).
     """
     build = _Build(cache_dir, report, on_failure, max((len(p.path) for p in pages), default=0))
+    build.record_to = record_to
     fingerprint = environment_fingerprint()
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
@@ -237,6 +240,7 @@ class _Build:
         self.width = width  # of the page column in the progress lines
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
+        self.record_to: Path | None = None
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
@@ -266,6 +270,8 @@ class _Build:
     def failed(self, plan: _Plan, error: PageFailure) -> None:
         error.failure.message += last_pass_hint(plan.page, plan.code, self.cache_dir)
         failure = PageFailure(error.failure)
+        if self.record_to:
+            record.write(self.record_to, plan.page, plan.code, None, failure.failure)
         if self.on_failure is None:
             self.failures[plan.order] = failure
         else:
@@ -277,6 +283,8 @@ class _Build:
 
     def finish(self, plan: _Plan, result: PageResult) -> None:
         page, plan.result = plan.page, result
+        if self.record_to and not result.cached:
+            record.write(self.record_to, page, plan.code, result)
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
                 log.warning("jitdocs: %s", leftover_message(block.where, outcome.stopped))

@@ -1,25 +1,41 @@
 """Sybil set-up: every runnable block of every page under docs/ is a test.
 
 Blocks are found by ``engine.page.markers`` and run by ``engine.run.execute``, exactly as the
-build does:
-in page order, one namespace per page, with the same marker contracts. The root ``conftest.py``
-hands ``pytest_collect_file`` to pytest.
+build does: in page order, one namespace per page, with the same marker contracts. When the
+build that `nox -s tests` makes first has run the page, its examples report that run instead
+(``engine.run.record``; the root ``conftest.py`` says where it is, with ``use_record``). The
+root ``conftest.py`` hands ``pytest_collect_file`` to pytest.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
 from sybil import Document, Region, Sybil
 
-from engine.page.model import ROOT
+from engine.page.model import ROOT, Page
 from engine.page.parser import parse_page
 from engine.page.syntax import line_starts, split_front_matter
+from engine.run import record
+from engine.run.cache import code_key
 from engine.run.execute import BlockFailure, execute_block, leftover_message, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
 
 STATE_KEY = "__jitdocs_state__"
+_record: dict = {}  # (page, code key) -> its blocks' runs in the build, from use_record()
+
+
+def use_record(source: Path | None) -> None:
+    """Report the build's runs of the pages in ``source`` (None: run every example here)."""
+    _record.clear()
+    _record.update(record.read(source))
+
+
+def recorded_runs(page: Page) -> dict[int, record.BlockRun] | None:
+    """The build's run of this very code of the page, block by block, if it made one."""
+    return _record.get((page.path, code_key(page))) if _record else None
 
 
 def parse_blocks(document: Document):
@@ -27,10 +43,24 @@ def parse_blocks(document: Document):
     shift = len(document.text) - len(body)
     page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
     starts = line_starts(document.text)
+    runs = recorded_runs(page)
+    check = evaluate if runs is None else functools.partial(report_build_run, runs)
     for block in page.blocks:
         # The test id names the line the failure message names: the fence's (or directive's).
         start = max(block.start + shift, starts[block.line - 1])
-        yield Region(start, block.end + shift, parsed=block, evaluator=evaluate)
+        yield Region(start, block.end + shift, parsed=block, evaluator=check)
+
+
+def report_build_run(runs: dict[int, record.BlockRun], example) -> None:
+    """Pass, fail or skip as the block did in the build's run of its page."""
+    block = example.parsed
+    if block.skip:
+        pytest.skip(f"{block.where}: {block.skip}")
+    run = runs[block.line]
+    if run.status == record.FAILED:
+        pytest.fail(run.message, pytrace=False)
+    if run.status == record.NOT_RUN:
+        pytest.skip(run.message)
 
 
 def evaluate(example) -> None:

@@ -29,10 +29,10 @@ from engine.page.model import BADGES, Block, Directive, MarkupError, Page, page_
 from engine.page.parser import read_page
 from engine.page.policy import policy
 from engine.page.syntax import code_fence
-from engine.run import terminal
+from engine.run import record, terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
-from engine.site import notebook_view, setup_steps, version_notes
+from engine.site import course_table, notebook_view, setup_steps, version_notes
 from engine.site.kept import Conversions
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.view_render import ViewRenderer
@@ -130,8 +130,10 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
     try:
         fresh = os.environ.get(FRESH_VARIABLE) == "1"
         cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
-        keep_going = (lambda page, error: keep_failure(page, error, failures)) if preview else None
-        results = execute_pages(pages, fresh=fresh, cache_dir=cache_dir, on_failure=keep_going)
+        record_to = record.record_file()  # `nox -s tests`: its examples report this run
+        keep = preview or record_to  # a failing page shows its error; the others go on
+        keep_going = (lambda page, error: keep_failure(page, error, failures)) if keep else None
+        results = execute_pages(pages, fresh, cache_dir, on_failure=keep_going, record_to=record_to)
     except PageFailure as error:
         raise PluginError(str(error)) from None
     state = BuildState(failures=failures, kept=Conversions(cache_dir, fresh, config))
@@ -147,7 +149,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
     checker = setup_steps.checker_script(root)
     files.append(File.generated(config, setup_steps.CHECKER_URI, content=checker))
     state.site_url = config.get("site_url") or ""
-    state.course = course_nav(config.get("nav") or [])
+    state.course = course_table.course_nav(config.get("nav") or [])
     state.compatibility = version_notes.load(root / version_notes.DATA) or {}
     log.info(version_notes.summary(pages, state.compatibility or None))
     return state
@@ -194,10 +196,11 @@ def add_robots_txt(files: Files, config) -> None:
 
 
 def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> None:
-    """Preview only: remember the error for the page, and say so loudly in the server log
-    (at INFO: mkdocs' strict mode turns any warning into a stopped server)."""
+    """Preview and `nox -s tests` only: remember the error for the page, and say so loudly (at
+    INFO: mkdocs' strict mode turns any warning into a stopped server, or a stopped test run
+    that would not report the failing examples)."""
     failures[page.path] = str(error)
-    log.info("jitdocs: PAGE FAILED, its error is shown on the page in the preview:\n%s", error)
+    log.info("jitdocs: PAGE FAILED, its error is shown on the page:\n%s", error)
 
 
 def render_failure(message: str) -> str:
@@ -335,32 +338,10 @@ def render_directive(state: BuildState, directive: Directive, page_path: str) ->
         steps = setup_steps.render(directive.value, state.site_url)
         return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
     if directive.name == "course-table":
-        return render_course_table(state, page_path)
+        return course_table.render(state.course, state.pages, page_path)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"
-
-
-def course_nav(nav: list) -> list[tuple[str, str]]:
-    """The (title, docs path) of each page in the nav's Course section, in reading order."""
-    name = policy().course_section
-    section = next((item[name] for item in nav if isinstance(item, dict) and name in item), [])
-    return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
-
-
-def render_course_table(state: BuildState, page_path: str) -> str:
-    """The home page's table: one row per Course page, from the nav and its `learn:` line."""
-    here = posixpath.dirname(page_path)
-    rows = []
-    for title, path in state.course:
-        learn = state.pages[path].learn if path in state.pages else ""
-        if not learn:
-            raise PluginError(
-                f"{path}: its front matter has no `learn:` line, which the home page's "
-                "course table shows (what a reader can do after the page)"
-            )
-        rows.append(f"| [{_cell(title)}]({posixpath.relpath(path, here)}) | {_cell(learn)} |")
-    return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 # Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
@@ -370,10 +351,6 @@ PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
 def unwrap_plain_tokens(content: str) -> str:
     return PLAIN_TOKEN.sub(r"\1", content)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def build_environment(state: BuildState) -> dict:

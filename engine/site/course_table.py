@@ -1,0 +1,36 @@
+"""The home page's course table: one row per Course page, in the nav's reading order."""
+
+from __future__ import annotations
+
+import posixpath
+
+from mkdocs.exceptions import PluginError
+
+from engine.page.model import Page
+from engine.page.policy import policy
+
+
+def course_nav(nav: list) -> list[tuple[str, str]]:
+    """The (title, docs path) of each page in the nav's Course section, in reading order."""
+    name = policy().course_section
+    section = next((item[name] for item in nav if isinstance(item, dict) and name in item), [])
+    return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
+
+
+def render(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str) -> str:
+    """The table's Markdown, each row a link and the page's `learn:` line."""
+    here = posixpath.dirname(page_path)
+    rows = []
+    for title, path in course:
+        learn = pages[path].learn if path in pages else ""
+        if not learn:
+            raise PluginError(
+                f"{path}: its front matter has no `learn:` line, which the home page's "
+                "course table shows (what a reader can do after the page)"
+            )
+        rows.append(f"| [{_cell(title)}]({posixpath.relpath(path, here)}) | {_cell(learn)} |")
+    return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
