@@ -204,8 +204,8 @@ def execute_pages(
     results while the other pages go on. ``record_to`` (a file) is told what each page that
     runs here did, block by block (``engine.run.record``).
     """
-    build = _Build(cache_dir, report, on_failure, max((len(p.path) for p in pages), default=0))
-    build.record_to = record_to
+    width = max((len(p.path) for p in pages), default=0)
+    build = _Build(cache_dir, report, on_failure, width, record_to)
     fingerprint = environment_fingerprint()
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
@@ -235,12 +235,14 @@ def expected_seconds(page: Page, cache_dir: Path) -> float:
 class _Build:
     """One execute_pages call: what it reports, stores and raises."""
 
-    def __init__(self, cache_dir: Path, report, on_failure, width: int) -> None:
+    def __init__(
+        self, cache_dir: Path, report, on_failure, width: int, record_to: Path | None = None
+    ) -> None:
         self.cache_dir, self.report, self.on_failure = cache_dir, report, on_failure
+        self.record_to = record_to  # engine.run.record: what each page run here did
         self.width = width  # of the page column in the progress lines
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
-        self.record_to: Path | None = None
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
