@@ -273,7 +273,8 @@ class _Build:
         error.failure.message += last_pass_hint(plan.page, plan.code, self.cache_dir)
         failure = PageFailure(error.failure)
         if self.record_to:
-            record.write(self.record_to, plan.page, plan.code, None, failure.failure)
+            runs = record.failed_runs(plan.page, failure.failure)
+            record.write(self.record_to, plan.page, plan.code, runs)
         if self.on_failure is None:
             self.failures[plan.order] = failure
         else:
@@ -286,7 +287,7 @@ class _Build:
     def finish(self, plan: _Plan, result: PageResult) -> None:
         page, plan.result = plan.page, result
         if self.record_to and not result.cached:
-            record.write(self.record_to, page, plan.code, result)
+            record.write(self.record_to, page, plan.code, record.passed_runs(page, result))
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
                 log.warning("jitdocs: %s", leftover_message(block.where, outcome.stopped))

@@ -36,9 +36,8 @@ def record_file() -> Path | None:
     return Path(named) if named else None
 
 
-def write(destination: Path, page: Page, code: str, result: PageResult | None, failure=None):
-    """Append the page's run: ``result`` when it passed, ``failure`` when it stopped."""
-    runs = passed_runs(page, result) if failure is None else failed_runs(page, failure)
+def write(destination: Path, page: Page, code: str, runs: list[BlockRun]) -> None:
+    """Append the page's run (``passed_runs`` or ``failed_runs``), for its code key ``code``."""
     line = {"page": page.path, "code": code, "blocks": [asdict(run) for run in runs]}
     with destination.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
