@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ from engine.run.cache import code_key
 from engine.run.pages import execute_pages
 from engine.run.results import Outcome, PageResult
 
-FOLDER = ".cache/run-record-test"  # inside the project: a page's path is taken from ROOT
+# Inside the project (a page's path is taken from ROOT), one folder per test: xdist may run two
+# of these tests at once, and each removes its own folder when it ends.
+FOLDERS = ROOT / ".cache"
 COUNTS_ITS_RUNS = fence(
     "from pathlib import Path\nwith Path({ran!r}).open('a') as log:\n    log.write('ran\\n')"
 )
@@ -43,9 +46,8 @@ pytest_collect_file = Sybil(
 
 @pytest.fixture
 def project_folder():
-    folder = ROOT / FOLDER
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    FOLDERS.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="run-record-test-", dir=FOLDERS))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -53,7 +55,12 @@ def project_folder():
 def demo(folder: Path, *blocks: str):
     text = "# Demo\n\n" + "\n".join(blocks)
     (folder / "page.md").write_text(text, encoding="utf-8")
-    return page(text, path=f"{FOLDER}/page.md")
+    return page(text, path=in_project(folder, "page.md"))
+
+
+def in_project(folder: Path, name: str) -> str:
+    """A page path as the engine names pages: from the project root."""
+    return (folder / name).relative_to(ROOT).as_posix()
 
 
 def build(pages, cache: Path, record_to: Path) -> list[str]:
@@ -67,7 +74,9 @@ def build(pages, cache: Path, record_to: Path) -> list[str]:
 def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_folder):
     ran = project_folder / "ran.txt"
     broken = demo(project_folder, COUNTS_ITS_RUNS.format(ran=str(ran)), FAILS, AFTER)
-    fine = page("# Fine\n\n" + fence("x = 1") + fence("y = 2"), path=f"{FOLDER}/fine.md")
+    fine = page(
+        "# Fine\n\n" + fence("x = 1") + fence("y = 2"), path=in_project(project_folder, "fine.md")
+    )
     cache, record_file = project_folder / "cache", project_folder / "record.jsonl"
     assert build([broken, fine], cache, record_file) == [broken.path]
     runs = record.read(record_file)
