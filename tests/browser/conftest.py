@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,9 @@ from served_site import (
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 SEARCH_INDEX = "**/search/search_index.json"
 NOT_RUN = "browser test not run"
+QUIET_SECONDS = 0.1  # Visit.settle: this long with no request in flight
+POLL_MS = 25
+SETTLE_TIMEOUT_SECONDS = 30.0
 
 _site: Path | None = None
 
@@ -115,14 +119,34 @@ class Visit:
     foreign: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    in_flight: set = field(default_factory=set)  # requests sent and not yet answered
 
     def goto(self, url: str, expect_status: int = 200, idle: bool = True):
         """Open a page; wait for its load event, and then (idle) for the network to go quiet."""
         response = self.page.goto(self.base_url + url, wait_until="load")
         assert response is not None and response.status == expect_status, (url, response)
         if idle:
-            self.page.wait_for_load_state("networkidle")
+            self.settle()
         return response
+
+    def settle(self, timeout: float = SETTLE_TIMEOUT_SECONDS) -> None:
+        """Wait until no request has been in flight for QUIET_SECONDS. (Playwright's
+        "networkidle" waits for 500 ms of quiet: half a second per wait, with a core idle. What
+        a page requests later is still recorded, and every test reads the records at its end.)"""
+        deadline = time.monotonic() + timeout
+        quiet_since = None
+        while True:
+            self.page.wait_for_timeout(POLL_MS)  # the driver's events arrive meanwhile
+            now = time.monotonic()
+            if self.in_flight:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = now
+            elif now - quiet_since >= QUIET_SECONDS:
+                return
+            if now > deadline:
+                pending = sorted(request.url for request in self.in_flight)
+                raise TimeoutError(f"in flight after {timeout:g} s: {pending}")
 
     def scroll_through(self) -> None:
         """Scroll to the bottom in screen-sized steps, so that lazy images load, and back."""
@@ -136,7 +160,7 @@ class Visit:
                 window.scrollTo(0, 0);
             }"""
         )
-        self.page.wait_for_load_state("networkidle")
+        self.settle()
 
     def show(self, locator) -> None:
         """Scroll to an element as a reader would, and wait until its section is rendered: a
@@ -177,6 +201,9 @@ def open_tab(context, base_url: str, real_search: bool = False) -> Visit:
     page.route(FOREIGN, block_foreign)
     if not real_search:
         page.route(SEARCH_INDEX, lambda route: route.fulfill(json=empty_search_index()))
+    page.on("request", lambda request: visit.in_flight.add(request))
+    page.on("requestfinished", lambda request: visit.in_flight.discard(request))
+    page.on("requestfailed", lambda request: visit.in_flight.discard(request))
     page.on("console", lambda m: m.type == "error" and visit.console_errors.append(m.text))
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
     page.on(

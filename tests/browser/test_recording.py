@@ -1,5 +1,6 @@
-"""What every visit does to a page's requests: another host's are listed and blocked, and the
-search index is the site's own with no documents unless the test asks for the real one."""
+"""What every visit does to a page's requests: another host's are listed and blocked, the
+search index is the site's own with no documents unless the test asks for the real one, and a
+visit settles only once no request is in flight."""
 
 from __future__ import annotations
 
@@ -48,3 +49,24 @@ def test_the_search_index_is_empty_unless_the_test_asks_for_the_real_one(open_pa
     assert empty_index["docs"] == [] and len(real_index["docs"]) > 100
     assert empty_index["config"] == real_index["config"]
     assert not emptied.problems() and not real.problems()
+
+
+LATE_FETCH = "url => { setTimeout(() => fetch(url), 40); }"
+FETCHED = "url => performance.getEntriesByName(url).map(entry => entry.responseEnd > 0)"
+
+
+def test_settling_waits_for_a_request_sent_after_the_load(open_page, base_url):
+    visit = open_page()
+    visit.goto("", idle=False)
+    visit.page.evaluate(LATE_FETCH, base_url + "sitemap.xml")
+    visit.settle()
+    assert visit.page.evaluate(FETCHED, base_url + "sitemap.xml") == [True]
+
+
+def test_settling_names_a_request_that_never_ends(open_page, base_url):
+    visit = open_page()
+    visit.goto("", idle=False)
+    visit.page.route("**/never-answered", lambda route: None)  # neither answered nor aborted
+    visit.page.evaluate(LATE_FETCH, base_url + "never-answered")
+    with pytest.raises(TimeoutError, match=r"in flight after 1 s: .*never-answered"):
+        visit.settle(timeout=1)
