@@ -51,11 +51,16 @@ def parse_blocks(document: Document):
         yield Region(start, block.end + shift, parsed=block, evaluator=check)
 
 
-def report_build_run(runs: dict[int, record.BlockRun], example) -> None:
-    """Pass, fail or skip as the block did in the build's run of its page."""
-    block = example.parsed
+def skip_if_marked(block):
+    """A block the page marks to skip is reported as skipped, with the page's reason."""
     if block.skip:
         pytest.skip(f"{block.where}: {block.skip}")
+    return block
+
+
+def report_build_run(runs: dict[int, record.BlockRun], example) -> None:
+    """Pass, fail or skip as the block did in the build's run of its page."""
+    block = skip_if_marked(example.parsed)
     run = runs[block.line]
     if run.status == record.FAILED:
         pytest.fail(run.message, pytrace=False)
@@ -64,9 +69,7 @@ def report_build_run(runs: dict[int, record.BlockRun], example) -> None:
 
 
 def evaluate(example) -> None:
-    block = example.parsed
-    if block.skip:
-        pytest.skip(f"{block.where}: {block.skip}")
+    block = skip_if_marked(example.parsed)
     try:
         outcome = execute_block(block, example.namespace)
     except BlockFailure as error:
