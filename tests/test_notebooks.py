@@ -72,7 +72,7 @@ def execute(notebook, folder: Path, kernel: str) -> nbformat.NotebookNode:
         timeout=CELL_TIMEOUT,
         kernel_name=kernel,
         resources=resources,
-        shutdown_kernel="immediate",  # a graceful stop of a kernel with JAX loaded takes 0.6-1.7 s
+        shutdown_kernel="immediate",  # a graceful stop with JAX loaded takes 0.6-2.5 s
     )
     client.execute(env=kernel_env())
     return notebook
