@@ -11,7 +11,7 @@ from pathlib import Path
 import axe_check
 import pytest
 import yaml
-from page_survey import FIRST_SCREENS, SECTION_WIDTHS
+from page_survey import FIRST_SCREENS, SECTION_WIDTHS, section_heights
 from served_site import ROOT, html_file, page_urls, soup_of
 
 
@@ -47,6 +47,68 @@ def test_axe_finds_no_serious_violation(surveys, url, scheme):
     found = axe_check.blocking(violations)
     assert not found, "\n".join(found)
     assert not problems, "\n".join(problems)
+
+
+# Faults planted in a page's code: every token of its commonest class made faint (one look,
+# repeated in every block); in one block, the first of them clipped off (axe does not judge it,
+# so it may not stand for the rest); in another, the first covered up (axe judges it as if
+# uncovered, so it may); the page's last shown worded token given a faint colour of its own (a
+# look of one token, after its class was checked). Returns which elements the last two are.
+# (Worded: axe skips text that is all punctuation; shown: and text in a closed block.)
+PLANT_FAINT_CODE = """() => {
+    const tokens = [...document.querySelectorAll('pre span:not(:has(*))')]
+        .filter(token => /[A-Za-z0-9]/.test(token.textContent) && token.checkVisibility());
+    const count = new Map();
+    tokens.forEach(token => count.set(token.className, (count.get(token.className) ?? 0) + 1));
+    const commonest = [...count].sort((a, b) => b[1] - a[1])[0][0];
+    const faint = tokens.filter(token => token.className === commonest);
+    faint.forEach(token => token.style.setProperty('color', '#c4c4c4', 'important'));
+    const hidden = faint[0].cloneNode(true);  // its look, first in its block, but clipped off
+    hidden.style.setProperty('margin-left', '100000px');
+    faint[0].parentElement.prepend(hidden, '\\n');
+    faint[0].closest('pre').querySelector('code').style.setProperty('overflow', 'hidden');
+    const covered = faint.find(token => token.closest('pre') !== faint[0].closest('pre'));
+    const box = covered.getBoundingClientRect(), cover = document.createElement('div');
+    cover.style.cssText = `position: absolute; left: ${box.left + scrollX}px; width: ${box.width}px;
+        top: ${box.top + scrollY}px; height: ${box.height}px; background: black`;
+    document.body.append(cover);
+    const last = tokens.at(-1);
+    last.style.setProperty('color', '#d0d0d1', 'important');
+    const all = [...document.querySelectorAll('*')];
+    return [all.indexOf(covered), all.indexOf(last)];
+}"""
+
+# Each faint text element axe finds: [its code block, which element of the page it is].
+FAINT = """async () => {
+    const found = await axe.run(document, {runOnly: ['color-contrast'], elementRef: true,
+                                           resultTypes: ['violations']});
+    const blocks = [...document.querySelectorAll('pre')], all = [...document.querySelectorAll('*')];
+    return found.violations.flatMap(v => v.nodes)
+        .map(node => [blocks.indexOf(node.element.closest('pre')), all.indexOf(node.element)]);
+}"""
+
+
+@pytest.mark.parametrize("address", ["track/jit-of-scan/", "course/why-compile/notebook/"])
+def test_axe_checking_each_look_of_code_once_still_finds_faint_code(open_page, address):
+    """axe_check leaves a code token to an earlier one that looks exactly like it in its block.
+    Planted faint code is still found in every block where checking every token finds it, and
+    nowhere else; the covered token and the one with a colour of its own are found too."""
+    visit = open_page()
+    visit.goto(address)
+    section_heights(visit.page)  # every section laid out, as the survey has it before axe
+    covered, own_colour = visit.page.evaluate(PLANT_FAINT_CODE)
+    axe_check.prepare(visit.page, every_token=True)
+    everywhere = visit.page.evaluate(FAINT)
+    looks, repeats = axe_check.prepare(visit.page)
+    once_per_look = visit.page.evaluate(FAINT)
+    assert repeats > looks > 0, (looks, repeats)  # the check really left tokens out
+    assert 0 < len(once_per_look) < len(everywhere), (once_per_look, everywhere)
+    assert {tuple(found) for found in once_per_look} <= {tuple(found) for found in everywhere}
+    blocks = {block for block, _ in everywhere}
+    assert len(blocks) > 1 and {block for block, _ in once_per_look} == blocks, blocks
+    found = {element for _, element in once_per_look}
+    assert covered in found and own_colour in found, (covered, own_colour, found)
+    assert not visit.problems(), visit.problems()
 
 
 @pytest.mark.parametrize("width", SECTION_WIDTHS)
