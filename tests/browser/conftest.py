@@ -264,7 +264,9 @@ def visit_each(browser, base_url):
 @pytest.fixture(scope="session")
 def surveys(browser, base_url):
     """What one load of each page showed, kept for this worker's session."""
-    return Surveys(lambda: start_visit(browser, base_url))
+    found = Surveys(lambda: start_visit(browser, base_url))
+    yield found
+    found.close()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
