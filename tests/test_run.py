@@ -3,8 +3,11 @@ timing claims, and what a failure says."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,19 @@ from engine.run.results import PageResult
 from tests.demo_pages import PAIR_GOOD, fence, page, recording
 
 # ---------------------------------------------------------------- contracts
+
+
+def test_a_page_run_leaves_no_pipe_open(recwarn):
+    """An unclosed pipe warns when it is collected, into the output of whatever block runs then
+    (a test that ran a block in-process beside page runs once caught four such warnings)."""
+    before = threading.active_count()
+    run_page(page("# Demo\n\n" + fence("print(1)")))
+    deadline = time.monotonic() + 10
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)  # the threads that read the child's output end at its end
+    gc.collect()
+    leaks = [str(w.message) for w in recwarn if issubclass(w.category, ResourceWarning)]
+    assert not leaks, leaks
 
 
 def test_unexpected_exception_names_page_line_and_frames():

@@ -125,8 +125,9 @@ def stop_session(session: int) -> list[str]:
 
 
 def _pump(stream, sink) -> None:
-    for line in stream:
-        sink.put(line) if isinstance(sink, queue.Queue) else sink.append(line)
+    with stream:  # left open, a pipe warns when collected, into whatever code runs then
+        for line in stream:
+            sink.put(line) if isinstance(sink, queue.Queue) else sink.append(line)
     if isinstance(sink, queue.Queue):
         sink.put(None)
 
