@@ -123,7 +123,8 @@ class Surveys:
     surveys' CPU. Between pages the tab is emptied: the page's stored state (the scheme it was
     switched to) cleared, the page left for a blank one (what it still loads is cancelled there,
     not counted against the next page), the records and the window size reset. A survey that
-    failed anywhere leaves a tab that cannot be trusted: the next page gets a new one.
+    failed anywhere leaves a tab that cannot be trusted: the next page gets a new one. (A scheme
+    left over would fail test_axe_finds_no_serious_violation: each page must show light first.)
     ``open_visit()`` gives a Visit in light."""
 
     def __init__(self, open_visit: Callable[[], object]):
@@ -140,16 +141,13 @@ class Surveys:
         return self._done[url]
 
     def _fresh_tab(self):
+        if self._visit is not None:
+            try:
+                empty(self._visit)
+            except Exception:  # a tab that cannot be emptied is replaced, not trusted
+                self.close()
         if self._visit is None:
             self._visit = self._open_visit()
-            return self._visit
-        page = self._visit.page
-        page.evaluate(FORGET_STORED_STATE)
-        page.goto("about:blank")
-        if self._visit.in_flight:  # cancelled by leaving: wait for the news before forgetting
-            self._visit.settle()
-        self._visit.forget()
-        page.set_viewport_size(DESKTOP)
         return self._visit
 
     def close(self) -> None:
@@ -159,6 +157,16 @@ class Surveys:
 
 
 FORGET_STORED_STATE = "() => { localStorage.clear(); sessionStorage.clear(); }"
+
+
+def empty(visit) -> None:
+    """The tab as a new one: no stored state, on a blank page, nothing recorded, desktop size."""
+    visit.page.evaluate(FORGET_STORED_STATE)
+    visit.page.goto("about:blank")
+    if visit.in_flight:  # cancelled by leaving: wait for the news before forgetting
+        visit.settle()
+    visit.forget()
+    visit.page.set_viewport_size(DESKTOP)
 
 
 def survey(visit, url: str) -> Survey:
