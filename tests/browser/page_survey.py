@@ -62,7 +62,7 @@ PAIRS_JS = """() => ({
             code: box.querySelectorAll('pre').length,
         }));
     }),
-    firstShown: shown(document.querySelector('.jd-pair')),
+    firstShown: !!document.querySelector('.jd-pair') && shown(document.querySelector('.jd-pair')),
 })"""
 
 # As Playwright's is_visible: a box with an area, not visibility:hidden, not in a closed block.
@@ -122,8 +122,8 @@ class Surveys:
     page (a new renderer process, axe compiled and warmed up again) cost a quarter of the
     surveys' CPU. Between pages the tab is emptied: the page's stored state (the scheme it was
     switched to) cleared, the page left for a blank one (what it still loads is cancelled there,
-    not counted against the next page), the records and the window size reset. A survey that
-    failed anywhere leaves a tab that cannot be trusted: the next page gets a new one. (A scheme
+    not counted against the next page), the records and the window size reset. After a page that
+    did not load, or a tab that could not be emptied, the next page gets a new tab. (A scheme
     left over would fail test_axe_finds_no_serious_violation: each page must show light first.)
     ``open_visit()`` gives a Visit in light."""
 
@@ -136,7 +136,7 @@ class Surveys:
         if url not in self._done:
             found = survey(self._fresh_tab(), url)
             self._done[url] = found
-            if found.errors:
+            if LOAD in found.errors:
                 self.close()
         return self._done[url]
 
