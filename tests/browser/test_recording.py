@@ -5,6 +5,7 @@ visit settles only once no request is in flight."""
 from __future__ import annotations
 
 import pytest
+from page_survey import Surveys
 from served_site import FOREIGN
 
 FETCH_ALL = """async urls => Promise.all(urls.map(url =>
@@ -70,3 +71,22 @@ def test_settling_names_a_request_that_never_ends(open_page, base_url):
     visit.page.evaluate(LATE_FETCH, base_url + "never-answered")
     with pytest.raises(TimeoutError, match=r"in flight after 1 s: .*never-answered"):
         visit.settle(timeout=1)
+
+
+def test_surveys_share_one_tab_and_replace_it_after_a_page_that_did_not_load(open_page):
+    """Page surveys run one after another in one tab (page_survey.Surveys); a page that did not
+    load leaves a tab nobody trusts, and the next page gets a new one. The second page shows
+    light though the first was switched to dark, and none of the first page's records."""
+    opened = []
+
+    def open_visit():
+        opened.append(open_page())
+        return opened[-1]
+
+    surveys = Surveys(open_visit)
+    assert surveys.of("reference/summary/")["axe dark"][0] == "slate"
+    light, _, problems = surveys.of("reference/cheat-sheet/")["axe light"]
+    assert (light, problems, len(opened)) == ("default", [], 1)
+    with pytest.raises(AssertionError):
+        surveys.of("no/such/page/")["clean"]  # a 404: the load failed, so every stage did
+    assert surveys.of("track/")["clean"][0] == [] and len(opened) == 2
