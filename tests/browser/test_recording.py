@@ -1,6 +1,6 @@
 """What every visit does to a page's requests: another host's are listed and blocked, the
-search index is the site's own with no documents unless the test asks for the real one, and a
-visit settles only once no request is in flight."""
+search index is the site's own with no documents unless the test asks for the real one, a visit
+settles only once no request is in flight, and page surveys share a tab they empty in between."""
 
 from __future__ import annotations
 
