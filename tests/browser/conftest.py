@@ -168,6 +168,14 @@ class Visit:
         locator.scroll_into_view_if_needed()
         self.page.evaluate(NEXT_FRAME)
 
+    def leave(self) -> None:
+        """Go to a blank page, in the same tab. What this page still loads is cancelled there:
+        not its fault, nor the next page's, so wait for that news, then empty the records."""
+        self.page.goto("about:blank")
+        if self.in_flight:
+            self.settle()
+        self.forget()
+
     def forget(self) -> None:
         """Empty the records (before a new page is loaded in the same tab)."""
         for record in (self.foreign, self.console_errors, self.failed):
@@ -251,9 +259,7 @@ def visit_each(browser, base_url):
 
     def visits(urls: list[str]) -> Iterator[tuple[str, Visit]]:
         for url in urls:
-            # Leaving a page cancels what it still loads: not that page's fault, nor the next's.
-            visit.page.goto("about:blank")
-            visit.forget()
+            visit.leave()
             visit.goto(url, idle=False)  # test_page_loads_clean_and_offline waits for the rest
             yield url, visit
 

@@ -162,10 +162,7 @@ FORGET_STORED_STATE = "() => { localStorage.clear(); sessionStorage.clear(); }"
 def empty(visit) -> None:
     """The tab as a new one: no stored state, on a blank page, nothing recorded, desktop size."""
     visit.page.evaluate(FORGET_STORED_STATE)
-    visit.page.goto("about:blank")
-    if visit.in_flight:  # cancelled by leaving: wait for the news before forgetting
-        visit.settle()
-    visit.forget()
+    visit.leave()
     visit.page.set_viewport_size(DESKTOP)
 
 
