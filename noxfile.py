@@ -96,14 +96,30 @@ def serve(session: nox.Session) -> None:
     )
 
 
-def find_browser():
-    """tests/browser/find_browser.py, imported by path (noxfile runs outside any venv)."""
-    spec = importlib.util.spec_from_file_location(
-        "find_browser", ROOT / "tests" / "browser" / "find_browser.py"
-    )
+def load(name: str, path: Path):
+    """A standard-library-only module of the project, imported by path (noxfile runs outside
+    any venv)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def find_browser():
+    return load("find_browser", ROOT / "tests" / "browser" / "find_browser.py")
+
+
+def short_temp(session: nox.Session) -> Path:
+    """The session's temporary folder, on a short path outside the checkout, also as its TMPDIR
+    (engine/tools/temp_root.py: sockets under nox's own <checkout>/.nox/<session>/tmp broke every
+    browser test from a long checkout path)."""
+    temp_root = load("temp_root", ROOT / "engine" / "tools" / "temp_root.py")
+    try:
+        folder = temp_root.temp_root(ROOT, session.name)
+    except temp_root.TempRootError as error:
+        session.error(str(error))
+    session.env["TMPDIR"] = str(folder)
+    return folder
 
 
 def ensure_browser(session: nox.Session, required: bool = False) -> None:
@@ -145,7 +161,7 @@ def tests(session: nox.Session) -> None:
     """
     install(session, "test")
     ensure_browser(session)
-    tmp = Path(session.create_tmp()).resolve()
+    tmp = short_temp(session)
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
     shutil.rmtree(fresh_venvs, ignore_errors=True)
     env = {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}

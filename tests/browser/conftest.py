@@ -34,12 +34,15 @@ from served_site import (
     CHROMIUM,
     CHROMIUM_ARGS,
     FOREIGN,
+    ROOT,
     build_site,
     page_urls,
     pages_with,
     serve,
     url_id,
 )
+
+from engine.tools.temp_root import TempRootError, temp_root, too_long
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 SEARCH_INDEX = "**/search/search_index.json"
@@ -104,10 +107,23 @@ def browser():
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, env=browser_env()
         )
         yield launched
         launched.close()
+
+
+def browser_env() -> dict[str, str]:
+    """The browser's environment, with a TMPDIR short enough for its socket (Chromium's
+    SingletonSocket lives there): `nox -s tests` sets one, a bare `pytest` in a checkout with a
+    long path may not have one."""
+    env = dict(os.environ)
+    if too_long(tempfile.gettempdir()):
+        try:
+            env["TMPDIR"] = str(temp_root(ROOT, "browser"))
+        except TempRootError as error:
+            pytest.fail(str(error), pytrace=False)
+    return env
 
 
 @dataclass
