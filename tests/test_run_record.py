@@ -71,8 +71,8 @@ def build(pages, cache: Path, record_to: Path) -> list[str]:
     return failed
 
 
-def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_folder):
-    ran = project_folder / "ran.txt"
+def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_folder, tmp_path):
+    ran = tmp_path / "ran.txt"  # outside the project: page code may not write into it
     broken = demo(project_folder, COUNTS_ITS_RUNS.format(ran=str(ran)), FAILS, AFTER)
     fine = page(
         "# Fine\n\n" + fence("x = 1") + fence("y = 2"), path=in_project(project_folder, "fine.md")
@@ -98,8 +98,10 @@ def run_examples(folder: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_examples_report_the_build_run_of_their_page_and_run_a_page_it_did_not(project_folder):
-    ran = project_folder / "ran.txt"
+def test_examples_report_the_build_run_of_their_page_and_run_a_page_it_did_not(
+    project_folder, tmp_path
+):
+    ran = tmp_path / "ran.txt"  # outside the project: page code may not write into it
     counted = COUNTS_ITS_RUNS.format(ran=str(ran))
     broken = demo(project_folder, counted, FAILS, AFTER)
     build([broken], project_folder / "cache", project_folder / "record.jsonl")

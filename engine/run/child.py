@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import sys
+from pathlib import Path
 
 from engine.page.model import Block, Expectation
 from engine.run import terminal
@@ -53,10 +54,11 @@ def main() -> int:
         protocol.write(json.dumps(message) + "\n")
 
     namespace = new_namespace()
+    project = Path(request["project"])
     for index, data in enumerate(request["blocks"]):
         send(event="start", index=index)
         try:
-            outcome = execute_block(block_from_dict(data), namespace)
+            outcome = execute_block(block_from_dict(data), namespace, project)
         except BlockFailure as error:
             error.failure.index = index
             send(event="failed", index=index, failure=error.failure.to_dict())

@@ -17,9 +17,10 @@ import traceback
 import warnings
 from pathlib import Path
 
-from engine.page.model import Block
+from engine.page.model import ROOT, Block
 from engine.run import results, terminal
 from engine.run.figures import MissingAltText, collect_figures
+from engine.run.guard import refusing_writes
 from engine.run.results import Failure, Outcome
 
 # Names every example can use without importing them; the conventions page lists them.
@@ -64,8 +65,9 @@ def new_namespace() -> dict:
     return namespace
 
 
-def execute_block(block: Block, namespace: dict) -> Outcome:
-    """Run ``block`` in ``namespace``; raise BlockFailure if it breaks its contract."""
+def execute_block(block: Block, namespace: dict, project: Path = ROOT) -> Outcome:
+    """Run ``block`` in ``namespace``; raise BlockFailure if it breaks its contract. Python-level
+    writes under ``project`` are refused while it runs (``engine.run.guard``)."""
     if block.skip:
         return Outcome(skipped=True)
     buffer = terminal.CappedOutput(block.max_output * 1024)
@@ -74,7 +76,8 @@ def execute_block(block: Block, namespace: dict) -> Outcome:
     started = time.perf_counter()
     try:
         try:
-            error, warned = _run_captured(block, namespace, buffer)
+            with refusing_writes(project):
+                error, warned = _run_captured(block, namespace, buffer)
         finally:
             stopped = terminal.stop_all(lambda: terminal.live(skip=running))
         return _outcome(block, buffer, error, warned, stopped, time.perf_counter() - started)

@@ -32,8 +32,9 @@ from engine.run.cache import (
     store,
 )
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
+from engine.run.guard import Tree
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
-from engine.run.results import Failure, Outcome, PageResult
+from engine.run.results import PROJECT, Failure, Outcome, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
@@ -69,15 +70,17 @@ def child_environment() -> dict:
     return env
 
 
-def run_page(page: Page, shared_cpu: str = "", watch=None) -> PageResult:
+def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT) -> PageResult:
     """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block.
 
     ``shared_cpu`` (set as SHARED_CPU_VARIABLE) says what runs beside the page: a timing claim
     then fails. ``watch(child)``, a context manager, is told the child process while it runs.
+    Python-level writes under ``project`` fail in the block that makes them (``engine.run.guard``).
     """
     started = time.perf_counter()
     beside = {SHARED_CPU_VARIABLE: shared_cpu} if shared_cpu else {}
-    request = {"blocks": [dataclasses.asdict(block) for block in page.blocks]}
+    blocks = [dataclasses.asdict(block) for block in page.blocks]
+    request = {"blocks": blocks, "project": str(project)}
     scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "engine.run.child"],
@@ -194,6 +197,7 @@ def execute_pages(
     on_failure=None,
     workers: int | None = None,
     record_to: Path | None = None,
+    project: Path = ROOT,
 ) -> dict[str, PageResult]:
     """Run (or load from the cache) every page, printing one progress line per page.
 
@@ -203,13 +207,15 @@ def execute_pages(
     page raises PageFailure (the earliest failing page in page order: ``engine.run.parallel``),
     or, given ``on_failure(page, error)`` (the preview), is reported there and left out of the
     results while the other pages go on. ``record_to`` (a file) is told what each page that
-    runs here did, block by block (``engine.run.record``).
+    runs here did, block by block (``engine.run.record``). ``project``'s files must not change
+    while pages run: ProjectChanged (a PageFailure) names the pages that ran and how to undo it.
     """
     width = max((len(p.path) for p in pages), default=0)
     build = _Build(cache_dir, report, on_failure, width, record_to)
     fingerprint = environment_fingerprint()
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
+    build.watch = ProjectWatch(project, cache_dir) if pending else None
     alone = [plan for plan in pending if measures_time(plan.page)]
     beside = [plan for plan in pending if plan not in alone]
     beside.sort(key=lambda plan: expected_seconds(plan.page, cache_dir), reverse=True)
@@ -244,6 +250,7 @@ class _Build:
         self.width = width  # of the page column in the progress lines
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
+        self.watch: ProjectWatch | None = None  # made when a page has to run
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
@@ -258,10 +265,13 @@ class _Build:
 
     def run(self, plans: list[_Plan], workers: int, shared_cpu: str) -> None:
         def run_one(plan: _Plan, watch) -> PageResult:
-            return run_page(plan.page, shared_cpu=shared_cpu, watch=watch)
+            self.watch.started(plan.page)
+            project = self.watch.tree.project
+            return run_page(plan.page, shared_cpu=shared_cpu, watch=watch, project=project)
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
+            self.watch.ended(plan.page)  # before anything is cached: raises ProjectChanged
             if not isinstance(error, PageFailure | None):
                 raise error
             if error is not None:
@@ -298,6 +308,53 @@ class _Build:
             f"jitdocs: {page.path:<{self.width}} {len(page.blocks):3d} blocks  {status:<8} "
             f"{seconds:6.1f} s"
         )
+
+
+class ProjectChanged(PageFailure):
+    """The project's files changed while pages ran, through something the write guard in the
+    block could not see (a process the page started, C code)."""
+
+
+class ProjectWatch:
+    """Compares the project's files with their state before the pages ran, after each page; the
+    pages suspected of a change are those that ran since the last clean look."""
+
+    def __init__(self, project: Path, cache_dir: Path) -> None:
+        self.tree = Tree(project)
+        self.backup = cache_dir / "changed-by-pages"
+        self._lock = threading.Lock()
+        self._running: set[str] = set()
+        self._suspects: list[str] = []  # in the order they started
+
+    def started(self, page: Page) -> None:
+        with self._lock:
+            self._running.add(page.path)
+            self._suspects.append(page.path)
+
+    def ended(self, page: Page) -> None:
+        with self._lock:
+            self._running.discard(page.path)
+        changes = self.tree.changes()
+        with self._lock:
+            suspects = list(self._suspects)
+            self._suspects = [path for path in suspects if path in self._running]
+        if changes:
+            raise self.failure(changes, suspects)
+
+    def failure(self, changes: dict[str, str], suspects: list[str]) -> ProjectChanged:
+        undo = self.tree.save_originals(changes, self.backup)
+        files = ", ".join(f"{name} ({how})" for name, how in changes.items())
+        who = suspects[0] + (f" (or {', '.join(suspects[1:])}, beside it)" if suspects[1:] else "")
+        summary = f"the project changed while the page ran: {files}"
+        failure = Failure(PROJECT, suspects[0], summary=summary)
+        failure.message = (
+            f"{who}: {summary}. Python writes into the project fail at their line; this one came "
+            "from elsewhere (a process the page started, or C code). Page code writes scratch "
+            "files under tempfile.gettempdir(). If you edited these files yourself during the "
+            "build, build again. Otherwise, to put them back as they were before the build:\n"
+            + "\n".join(f"    {command}" for command in undo)
+        )
+        return ProjectChanged(failure)
 
 
 def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:

@@ -94,10 +94,12 @@ class Kind(StrEnum):
     CRASH = "crash"  # the page's process died
     OUTPUT = "output"  # a block printed more than its limit
     SHARED_CPU = "shared-cpu"  # a timing claim measured while other work ran beside it
+    PROJECT = "project"  # the project's files changed while the page ran
 
 
 CONTRACT, ASSERTION, RAISED, TIMEOUT = Kind.CONTRACT, Kind.ASSERTION, Kind.RAISED, Kind.TIMEOUT
 FIGURE, CRASH, OUTPUT, SHARED_CPU = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT, Kind.SHARED_CPU
+PROJECT = Kind.PROJECT
 
 
 @dataclass

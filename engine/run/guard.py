@@ -1,0 +1,194 @@
+"""Page code cannot change the project: a write is refused where it starts, and what slips past
+is found before the build goes on.
+
+Two layers, because neither alone is enough (docs/about/conventions.md argues the choice):
+
+- ``refusing_writes(project)``: while a block runs, an audit hook (PEP 578) refuses every write
+  that Python itself makes under the project: ``open()`` for writing, ``os.open`` with a write
+  flag, rename, remove, mkdir, symlink, chmod, ``shutil.rmtree``... The block fails at its line
+  with a PermissionError, and the file was never touched. Scratch files under
+  ``tempfile.gettempdir()`` and bytecode in ``__pycache__`` stay allowed.
+- ``Tree``: what the hook cannot see (a process the page starts, such as a shell's ``>>``; C
+  code writing on its own) is found by comparing the project's files (those git tracks, and new
+  ones it does not ignore) before and after each page. The old bytes of a changed file are
+  saved, and the failure says how to put them back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.page.model import ROOT
+
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+# Audit events that change a file or a folder: event -> (positions of its paths, its dir_fd's).
+CHANGES = {
+    "os.rename": ((0, 1), 2),  # os.replace too
+    "os.remove": ((0,), 1),  # os.unlink too
+    "os.rmdir": ((0,), 1),
+    "os.mkdir": ((0,), 2),
+    "os.symlink": ((1,), 2),
+    "os.link": ((1,), 3),
+    "os.truncate": ((0,), None),
+    "os.chmod": ((0,), 2),
+    "os.chown": ((0,), 3),
+    "os.utime": ((0,), 3),
+    "os.setxattr": ((0,), None),
+    "os.removexattr": ((0,), None),
+    "shutil.rmtree": ((0,), 1),
+}
+ADVICE = "page code may not change the project; write scratch files under tempfile.gettempdir()"
+
+
+@dataclass(frozen=True)
+class _Guarded:
+    project: str  # resolved, with a trailing separator
+    scratch: str | None  # likewise, when it lies inside the project (allowed there)
+
+
+_guarded: _Guarded | None = None  # the hook is for ever; this says whether it acts
+
+
+def _folder(path: str | Path) -> str:
+    return os.path.join(os.path.realpath(path), "")
+
+
+@contextlib.contextmanager
+def refusing_writes(project: Path = ROOT):
+    """Refuse Python-level writes under ``project`` while the ``with`` body runs (this process)."""
+    global _guarded
+    _install()
+    before = _guarded
+    inside, scratch = _folder(project), _folder(tempfile.gettempdir())
+    _guarded = _Guarded(inside, scratch if scratch.startswith(inside) else None)
+    try:
+        yield
+    finally:
+        _guarded = before
+
+
+_installed = False
+
+
+def _install() -> None:
+    global _installed
+    if not _installed:
+        sys.addaudithook(_audit)  # cannot be removed: it does nothing while _guarded is None
+        _installed = True
+
+
+def _audit(event: str, args: tuple) -> None:
+    guarded = _guarded
+    if guarded is None:
+        return
+    if event == "open":
+        path, _mode, flags = args
+        if isinstance(path, int) or not flags & WRITE_FLAGS:
+            return
+        paths, dir_fd = (path,), None
+    elif event in CHANGES:
+        positions, fd_at = CHANGES[event]
+        paths = tuple(args[i] for i in positions)
+        dir_fd = args[fd_at] if fd_at is not None else None
+    else:
+        return
+    for path in paths:
+        if not isinstance(path, int) and _inside(guarded, path, dir_fd):
+            raise PermissionError(errno.EACCES, ADVICE, os.fsdecode(path))
+
+
+def _inside(guarded: _Guarded, path, dir_fd) -> bool:
+    """Does ``path`` name something in the project, outside its scratch and ``__pycache__``?
+    Both the path and its folder are resolved: removing a link removes the link, not its target."""
+    path = os.fsdecode(path)
+    if dir_fd is not None and not os.path.isabs(path):
+        path = os.path.join(_fd_folder(dir_fd), path)
+    if "__pycache__" in Path(path).parts:
+        return False
+    resolved = {
+        os.path.realpath(path),
+        os.path.join(os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path)),
+    }
+    return any(_within(name, guarded.project, guarded.scratch) for name in resolved)
+
+
+def _within(path: str, folder: str, unless: str | None) -> bool:
+    path += os.sep
+    return path.startswith(folder) and not (unless and path.startswith(unless))
+
+
+def _fd_folder(dir_fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{dir_fd}")
+    except OSError:
+        return os.getcwd()  # no /proc: judged as if relative to the working folder
+
+
+# ---------------------------------------------------------------- what slips past
+
+BUILT = {".git", ".nox", ".cache", ".venv", "site", "__pycache__", "node_modules"}
+
+
+def _walk(project: Path):
+    for folder, dirs, names in os.walk(project):
+        dirs[:] = [name for name in dirs if name not in BUILT]
+        for name in names:
+            yield os.path.relpath(os.path.join(folder, name), project)
+
+
+class Tree:
+    """The project's files and their bytes, to compare with later (the project is small: its
+    text, a lock file and a screenshot, about 2 MB)."""
+
+    def __init__(self, project: Path = ROOT) -> None:
+        self.project = project
+        self.files = {name: self._read(name) for name in self._names()}
+
+    def _names(self) -> list[str]:
+        """What git tracks, and new files it does not ignore; without git, every file outside
+        the folders a build makes."""
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=self.project,
+            capture_output=True,
+        )
+        if listed.returncode == 0:
+            return sorted({os.fsdecode(n) for n in listed.stdout.split(b"\0") if n})
+        return sorted(_walk(self.project))
+
+    def _read(self, name: str) -> bytes | None:
+        try:
+            return (self.project / name).read_bytes()
+        except OSError:  # gone, or not a file (a folder git lists as a submodule)
+            return None
+
+    def changes(self) -> dict[str, str]:
+        """File -> "changed", "removed" or "added" since the snapshot."""
+        found = {}
+        for name in sorted(set(self._names()) | set(self.files)):
+            old, new = self.files.get(name), self._read(name)
+            if old != new:
+                found[name] = "added" if old is None else "removed" if new is None else "changed"
+        return found
+
+    def save_originals(self, changes: dict[str, str], backup: Path) -> list[str]:
+        """Keep the old bytes of what changed under ``backup``; the shell commands that undo it."""
+        commands = []
+        for name, how in changes.items():
+            here = shlex.quote(name)
+            if how == "added":
+                commands.append(f"rm {here}")
+                continue
+            saved = backup / name
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            saved.write_bytes(self.files[name])
+            commands.append(f"cp {shlex.quote(str(saved))} {here}")
+        return commands
