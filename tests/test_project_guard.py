@@ -178,21 +178,35 @@ def test_with_git_the_tree_is_what_git_tracks_and_new_files_it_does_not_ignore(p
 # ---------------------------------------------------------------- the short temporary root
 
 
-def test_the_temporary_root_is_short_and_one_per_checkout(tmp_path):
+@pytest.fixture
+def temp_roots():
+    """temp_root, with the roots it makes (often in /tmp itself) removed after the test."""
+    made = []
+
+    def make(checkout: Path, purpose: str) -> Path:
+        made.append(temp_root.temp_root(checkout, purpose))
+        return made[-1]
+
+    yield make
+    for folder in made:
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def test_the_temporary_root_is_short_and_one_per_checkout(tmp_path, temp_roots):
     deep = tmp_path / ("a long folder ünïcode " * 10).strip()
-    first, again = temp_root.temp_root(deep, "tests"), temp_root.temp_root(deep, "tests")
-    other = temp_root.temp_root(deep / "another clone", "tests")
+    first, again = temp_roots(deep, "tests"), temp_roots(deep, "tests")
+    other = temp_roots(deep / "another clone", "tests")
     assert first == again != other
     assert first.is_dir() and len(os.fsencode(first / temp_root.SOCKET_TAIL)) <= 103
 
 
 def test_a_long_system_temp_falls_back_to_tmp_and_nothing_short_says_what_to_set(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, temp_roots
 ):
     long_temp = tmp_path / ("x" * 80)
     long_temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(long_temp))
-    assert str(temp_root.temp_root(tmp_path, "tests")).startswith("/tmp/jitdocs-")
+    assert str(temp_roots(tmp_path, "tests")).startswith("/tmp/jitdocs-")
     monkeypatch.setattr(temp_root, "MAX_BYTES", 5)
     with pytest.raises(temp_root.TempRootError, match="set TMPDIR to a short folder"):
         temp_root.temp_root(tmp_path, "tests")
