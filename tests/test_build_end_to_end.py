@@ -12,14 +12,15 @@ import pytest
 
 from engine.page.model import ROOT
 
-CONFIG = f"""
+# A throwaway project's mkdocs.yml, with the hook of the engine at {hook}.
+CONFIG_FOR = """
 site_name: demo
 strict: true
 theme:
   name: material
   font: false
 hooks:
-  - {ROOT / "engine" / "site" / "hook.py"}
+  - {hook}
 markdown_extensions:
   - admonition
   - attr_list
@@ -27,6 +28,7 @@ markdown_extensions:
   - pymdownx.details
   - pymdownx.superfences
 """
+CONFIG = CONFIG_FOR.format(hook=ROOT / "engine" / "site" / "hook.py")
 
 
 def build(tmp_path: Path, page: str) -> tuple[subprocess.CompletedProcess, Path]:

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from served_site import ROOT
 
+from tests.test_build_end_to_end import CONFIG_FOR
+
 MIN_PATH = 200
 NAME = "a clone with spaces and ünïcödé"
 BUILD_TIMEOUT = 300
@@ -90,23 +92,10 @@ def test_a_browser_test_passes_from_there_even_with_tmpdir_inside_it(checkout, s
     assert "1 passed" in done.stdout
 
 
-CONFIG = """\
-site_name: guard test
-docs_dir: guard-test-docs
-site_dir: .cache/guard-test-site
-strict: true
-theme:
-  name: material
-  font: false
-hooks:
-  - engine/site/hook.py
-markdown_extensions:
-  - admonition
-  - attr_list
-  - md_in_html
-  - pymdownx.details
-  - pymdownx.superfences
-"""
+# A project of one page beside the copy's own, built by the copy's engine.
+CONFIG = "docs_dir: guard-test-docs\nsite_dir: .cache/guard-test-site\n" + CONFIG_FOR.format(
+    hook="engine/site/hook.py"
+)
 
 WRITERS = {
     "appends to README.md": (
