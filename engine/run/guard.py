@@ -23,10 +23,12 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.page.model import ROOT
+from engine.page.model import ROOT, Page
+from engine.run.results import PROJECT, Failure
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 # Audit events that change a file or a folder: event -> (positions of its paths, its dir_fd's).
@@ -192,3 +194,45 @@ class Tree:
             saved.write_bytes(self.files[name])
             commands.append(f"cp {shlex.quote(str(saved))} {here}")
         return commands
+
+
+class ProjectWatch:
+    """Compares the project's files with their state before the pages ran, after each page; the
+    pages suspected of a change are those that ran since the last clean look."""
+
+    def __init__(self, project: Path, cache_dir: Path) -> None:
+        self.tree = Tree(project)
+        self.backup = cache_dir / "changed-by-pages"
+        self._lock = threading.Lock()
+        self._running: set[str] = set()
+        self._suspects: list[str] = []  # in the order they started
+
+    def started(self, page: Page) -> None:
+        with self._lock:
+            self._running.add(page.path)
+            self._suspects.append(page.path)
+
+    def ended(self, page: Page) -> Failure | None:
+        """After ``page`` ran: a failure if the project changed since the last clean look."""
+        with self._lock:
+            self._running.discard(page.path)
+        changes = self.tree.changes()
+        with self._lock:
+            suspects = list(self._suspects)
+            self._suspects = [path for path in suspects if path in self._running]
+        return self.failure(changes, suspects) if changes else None
+
+    def failure(self, changes: dict[str, str], suspects: list[str]) -> Failure:
+        undo = self.tree.save_originals(changes, self.backup)
+        files = ", ".join(f"{name} ({how})" for name, how in changes.items())
+        who = suspects[0] + (f" (or {', '.join(suspects[1:])}, beside it)" if suspects[1:] else "")
+        summary = f"the project changed while the page ran: {files}"
+        failure = Failure(PROJECT, suspects[0], summary=summary)
+        failure.message = (
+            f"{who}: {summary}. Python writes into the project fail at their line; this one came "
+            "from elsewhere (a process the page started, or C code). Page code writes scratch "
+            "files under tempfile.gettempdir(). If you edited these files yourself during the "
+            "build, build again. Otherwise, to put them back as they were before the build, run in "
+            f"{self.tree.project}:\n" + "\n".join(f"    {command}" for command in undo)
+        )
+        return failure

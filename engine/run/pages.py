@@ -32,9 +32,9 @@ from engine.run.cache import (
     store,
 )
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
-from engine.run.guard import Tree
+from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
-from engine.run.results import PROJECT, Failure, Outcome, PageResult
+from engine.run.results import Failure, Outcome, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
@@ -59,6 +59,11 @@ class PageFailure(Exception):
     @property
     def timing_claims(self) -> list[dict]:
         return self.failure.timing_claims
+
+
+class ProjectChanged(PageFailure):
+    """The project's files changed while pages ran, through something the write guard in the
+    block could not see (a process the page started, C code)."""
 
 
 def child_environment() -> dict:
@@ -271,7 +276,9 @@ class _Build:
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
-            self.watch.ended(plan.page)  # before anything is cached: raises ProjectChanged
+            changed = self.watch.ended(plan.page)  # before anything is cached
+            if changed:
+                raise ProjectChanged(changed)
             if not isinstance(error, PageFailure | None):
                 raise error
             if error is not None:
@@ -308,53 +315,6 @@ class _Build:
             f"jitdocs: {page.path:<{self.width}} {len(page.blocks):3d} blocks  {status:<8} "
             f"{seconds:6.1f} s"
         )
-
-
-class ProjectChanged(PageFailure):
-    """The project's files changed while pages ran, through something the write guard in the
-    block could not see (a process the page started, C code)."""
-
-
-class ProjectWatch:
-    """Compares the project's files with their state before the pages ran, after each page; the
-    pages suspected of a change are those that ran since the last clean look."""
-
-    def __init__(self, project: Path, cache_dir: Path) -> None:
-        self.tree = Tree(project)
-        self.backup = cache_dir / "changed-by-pages"
-        self._lock = threading.Lock()
-        self._running: set[str] = set()
-        self._suspects: list[str] = []  # in the order they started
-
-    def started(self, page: Page) -> None:
-        with self._lock:
-            self._running.add(page.path)
-            self._suspects.append(page.path)
-
-    def ended(self, page: Page) -> None:
-        with self._lock:
-            self._running.discard(page.path)
-        changes = self.tree.changes()
-        with self._lock:
-            suspects = list(self._suspects)
-            self._suspects = [path for path in suspects if path in self._running]
-        if changes:
-            raise self.failure(changes, suspects)
-
-    def failure(self, changes: dict[str, str], suspects: list[str]) -> ProjectChanged:
-        undo = self.tree.save_originals(changes, self.backup)
-        files = ", ".join(f"{name} ({how})" for name, how in changes.items())
-        who = suspects[0] + (f" (or {', '.join(suspects[1:])}, beside it)" if suspects[1:] else "")
-        summary = f"the project changed while the page ran: {files}"
-        failure = Failure(PROJECT, suspects[0], summary=summary)
-        failure.message = (
-            f"{who}: {summary}. Python writes into the project fail at their line; this one came "
-            "from elsewhere (a process the page started, or C code). Page code writes scratch "
-            "files under tempfile.gettempdir(). If you edited these files yourself during the "
-            "build, build again. Otherwise, to put them back as they were before the build:\n"
-            + "\n".join(f"    {command}" for command in undo)
-        )
-        return ProjectChanged(failure)
 
 
 def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
