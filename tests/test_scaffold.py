@@ -65,11 +65,20 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
     assert nav_paths(config["nav"])[-1] == "about/conventions.md"  # About stays last
 
     parsed = read_page("docs/practice/demo-page.md", root=project)
-    kinds = [("bad" if b.bad else "good" if b.good else "plain", b.snippet) for b in parsed.blocks]
-    assert kinds == [("plain", None), ("plain", "first_example"), ("bad", None), ("good", None)]
+    kinds = [
+        ("bad" if b.bad else "good" if b.good else "check" if b.check else "plain", b.snippet)
+        for b in parsed.blocks
+    ]
+    assert kinds == [
+        ("plain", None),
+        ("check", None),  # the template teaches folded checks
+        ("plain", "first_example"),
+        ("bad", None),
+        ("good", None),
+    ]
     result = run_page(parsed)  # the scaffold passes the build's contracts as it is
-    assert result.outcomes[1].output == "compilations of running_total: 2\n"
-    assert result.outcomes[2].error.startswith("TracerBoolConversionError")
+    assert result.outcomes[2].output == "compilations of running_total: 2\n"
+    assert result.outcomes[3].error.startswith("TracerBoolConversionError")
 
     printed = capsys.readouterr().out
     assert "Edit next:" in printed and "nox -s page -- docs/practice/demo-page.md" in printed

@@ -187,6 +187,19 @@ MARKERS = {
             field="fact",
         ),
         MarkerSpec(
+            name="check",
+            applies_to=NEXT,
+            uses=(
+                (
+                    "check: statement",
+                    "A folded check of the block above it: runs right after it, in the same "
+                    "namespace, on every build; its `assert`s prove the statement (a fact).",
+                ),
+            ),
+            parse=_text("the statement its asserts prove"),
+            field="check",
+        ),
+        MarkerSpec(
             name="snippet",
             applies_to=ITSELF,
             uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),

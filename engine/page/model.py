@@ -80,6 +80,7 @@ class Block:
     max_output: int = DEFAULT_MAX_OUTPUT_KB
     collapse_code: bool = False
     fact: str | None = None
+    check: str | None = None  # a folded check of the block before it; its fact is this too
     section: str = ""  # the heading the block sits under, for the version notes
 
     @property

@@ -62,6 +62,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     if pending:
         raise _dangling(source, pending)
     _check_pairs(result)
+    _check_checks(result)
     return result
 
 
@@ -85,6 +86,18 @@ def _check_pairs(page: Page) -> None:
             raise MarkupError(
                 f"{block.where}: a ❌ 'bad' block must be followed directly by "
                 "a ✅ block marked <!-- good -->"
+            )
+
+
+def _check_checks(page: Page) -> None:
+    """A check follows the block it proves directly (nothing but blank lines between)."""
+    for index, block in enumerate(page.blocks):
+        if not block.check:
+            continue
+        before = page.blocks[index - 1] if index else None
+        if before is None or page.text[before.end : block.start].strip():
+            raise MarkupError(
+                f"{block.where}: a 'check' block must follow directly the block it checks"
             )
 
 
@@ -191,6 +204,13 @@ def _with_markers(source: _Source, block: Block, pending: list, section: str) ->
     block.section = section
     for _, spec, value in pending:
         setattr(block, spec.field, value)
+    if block.check:
+        if block.fact or block.bad or block.good:
+            raise MarkupError(
+                f"{block.where}: a 'check' block is its own fact; it takes no 'fact', 'bad' "
+                "or 'good' marker"
+            )
+        block.fact = block.check
     claims = (block.bad and block.bad.mode == "asserts") or block.fact
     if claims and not _has_assert(block.source):
         raise MarkupError(

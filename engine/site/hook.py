@@ -267,11 +267,13 @@ def render_block(
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, figure.size))
-    if block.fact:
+    if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
-    if block.bad:
+    if block.check:
+        body = render_check(block.check, ids[(index, "fact")].anchor, body)
+    elif block.bad:
         title = f"❌ Don't: {block.bad.headline()}"
         pair_id = ids[(index, "contract")].anchor
         body = (
@@ -281,6 +283,16 @@ def render_block(
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{_indent(body)}\n\n</div>'
     return _indent(body + "\n", block.indent) + "\n"
+
+
+def render_check(statement: str, anchor: str, body: str) -> str:
+    """A check, folded under the statement it proves: the reader sees that it ran, and can open
+    its code."""
+    title = html.escape(f"✔ Checked on every build: {statement}")
+    return (
+        f'<div class="jd-check" id="{anchor}" markdown>\n\n'
+        f'??? success "{title}"\n\n{_indent(body)}\n\n</div>'
+    )
 
 
 def render_output(state: BuildState, text: str, title: str) -> str:

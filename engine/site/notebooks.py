@@ -174,10 +174,13 @@ def _block(block: Block, outcome: Outcome | None) -> list:
         metadata["tags"] = ["raises-exception"]
     if block.bad:
         metadata["jitdocs"] = {"bad": block.bad.describe()}
-    if block.collapse_code:
+    if block.collapse_code or block.check:
         metadata["jupyter"] = {"source_hidden": True}
+    if block.check:  # labelled, and folded: the cell above is the lesson, this one its proof
+        parts.append(f"✔ *Check (folded: open the cell to see its code):* {block.check}")
+        metadata["tags"] = ["check"]
     parts.append(_code_cell(source, metadata, _outputs(outcome) if outcome else []))
-    if block.fact:
+    if block.fact and not block.check:
         parts.append(f"✔ *Checked on every build:* {block.fact}")
     return parts
 
