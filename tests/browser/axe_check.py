@@ -33,8 +33,10 @@ RUN = """async ([context, options]) => {
 UNMARK = "a => document.querySelectorAll(`[${a}]`).forEach(e => e.removeAttribute(a))"
 
 # A token's look: its own text and paint properties, each ancestor's paint, its code block. A
-# token stands for its look only where axe judges it: whole inside every box that clips it.
-# (Something drawn over a token does not change axe's verdict on it: test_pages.py shows both.)
+# token stands for its look only where axe judges it: whole inside every box that clips it, and
+# clear of every positioned element that could be drawn over it (a copy button, a fixed header):
+# axe cannot tell the background of a covered token and calls it "incomplete", not a violation,
+# which would hide its repeats (test_pages.py shows both).
 # Marks are made afresh per run (UNMARK first), as a scheme switch changes the looks.
 # Returns [looks checked, tokens marked].
 LOOKS_CHECKED = """attribute => {
@@ -61,10 +63,15 @@ LOOKS_CHECKED = """attribute => {
         return {left: Math.max(box.left, own.left), top: Math.max(box.top, own.top),
                 right: Math.min(box.right, own.right), bottom: Math.min(box.bottom, own.bottom)};
     });
+    const overlays = [...document.body.querySelectorAll('*')]
+        .filter(e => ['absolute', 'fixed', 'sticky'].includes(getComputedStyle(e).position))
+        .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width > 0 && r.height > 0);
+    const clear = (token, box) => overlays.every(([e, r]) => e.contains(token) ||
+        r.right <= box.left || r.left >= box.right || r.bottom <= box.top || r.top >= box.bottom);
     const stands_for_its_look = token => {
         const box = token.getBoundingClientRect(), inside = clip(token.parentElement);
         return box.width > 0 && box.left >= inside.left && box.right <= inside.right &&
-            box.top >= inside.top && box.bottom <= inside.bottom;
+            box.top >= inside.top && box.bottom <= inside.bottom && clear(token, box);
     };
     const checked = new Set();
     let marked = 0;
