@@ -18,22 +18,13 @@ from pathlib import Path
 import pytest
 from served_site import ROOT
 
+from engine.run.guard import Tree
 from tests.test_build_end_to_end import CONFIG_FOR
 
 MIN_PATH = 200
 NAME = "a clone with spaces and ünïcödé"
 BUILD_TIMEOUT = 300
 README_LINE = "appended by a page\n"
-
-
-def project_files() -> list[str]:
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    )
-    return [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
 
 
 def git(folder: Path, *args: str) -> None:
@@ -46,11 +37,11 @@ def checkout(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("checkout")
     padding = "p" * max(0, MIN_PATH - len(str(base / NAME)) - 1)
     folder = base / f"{NAME} {padding}"
-    for name in project_files():
-        source = ROOT / name
-        if source.is_file():
+    for name, data in Tree(ROOT).files.items():  # what a clone of this change would hold
+        if data is not None:
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, folder / name)
+            (folder / name).write_bytes(data)
+            shutil.copymode(ROOT / name, folder / name)  # scripts stay executable
     git(folder, "init", "-q")
     git(folder, "add", "-A")
     git(folder, "commit", "-q", "-m", "the project")
