@@ -301,14 +301,13 @@ def _name(fn: Callable) -> str:
 
 @contextlib.contextmanager
 def show_error(expected: type[BaseException]) -> Iterator[None]:
-    """Run a block that must raise ``expected``; print its type and first line, then carry on.
+    """Run a block that must raise ``expected``; print its type and whole message, then carry on.
 
     Raises AssertionError if the block runs clean; any other exception propagates unchanged.
     """
     try:
         yield
     except expected as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        print(f"{type(error).__name__}: {first_line}")
+        print(f"{type(error).__name__}: {str(error).strip()}")
     else:
         raise AssertionError(f"expected {expected.__name__}, but the block ran without error")

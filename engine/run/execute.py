@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import doctest
 import io
+import logging
 import signal
 import sys
 import threading
@@ -148,6 +149,7 @@ def _run_captured(
     with (
         contextlib.redirect_stdout(buffer),
         contextlib.redirect_stderr(buffer),
+        _log_shown(buffer),
         warnings.catch_warnings(),
         _time_limit(block),
     ):
@@ -162,6 +164,21 @@ def _run_captured(
         except (Exception, SystemExit) as error:  # sys.exit() ends the block, not the page
             return error, seen_warnings
     return None, seen_warnings
+
+
+@contextlib.contextmanager
+def _log_shown(buffer: terminal.CappedOutput):
+    """Show logged warnings (``jax.explain_cache_misses``, ``jax_log_compiles``) in the block's
+    output, as a terminal shows them, also under pytest, whose log capture would otherwise take
+    them. A logger that does not propagate (jitkit's ``count_compiles``) stays out of it."""
+    handler = logging.StreamHandler(buffer)
+    handler.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 def _run_code(block: Block, namespace: dict) -> None:
