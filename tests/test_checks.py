@@ -91,3 +91,29 @@ def test_the_notebook_has_the_check_as_a_labelled_cell_with_its_code_hidden():
     cells = notebook["cells"]
     label = cells[cells.index(check) - 1]
     assert label["cell_type"] == "markdown" and "squaring 0-3" in "".join(label["source"])
+
+
+def test_a_check_runs_again_when_only_the_block_it_proves_changed(tmp_path):
+    """The proof is not kept from the cache when the lesson above it changed."""
+    execute_pages([page(DEMO)], cache_dir=tmp_path, report=lambda line: None)
+    changed = page(DEMO.replace("n * n for", "n * n + 1 for"))
+    with pytest.raises(PageFailure, match="squaring 0-3 gives 0, 1, 4 and 9"):
+        execute_pages([changed], cache_dir=tmp_path, report=lambda line: None)
+
+
+def badged_root(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.jitdocs]\nbadged-pages = ["docs/course/"]\n')
+    return tmp_path
+
+
+def test_a_course_section_without_its_badge_is_a_markup_error_at_its_heading(tmp_path):
+    text = "# Demo\n\n## Read { #first }\n<!-- badge: must-read -->\n\nText.\n\n## Then\n\nMore.\n"
+    root = badged_root(tmp_path)
+    with pytest.raises(MarkupError, match=r"course/x.md:8: a section of this page needs a badge"):
+        page(text, "docs/course/x.md", root=root)
+    fixed = text.replace("## Then\n", "## Then\n<!-- badge: extra -->\n")
+    assert [d.value for d in page(fixed, "docs/course/x.md", root=root).directives] == [
+        "must-read",
+        "extra",
+    ]
+    assert page(text, "docs/track/x.md", root=root).title == "Demo"  # not a badged part

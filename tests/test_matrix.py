@@ -230,7 +230,8 @@ def test_version_notes_gain_a_column_per_tested_release(demo_data):
     demo, data = demo_data
     notes = "docs/reference/version-notes.md"
     text = version_notes.render({demo.path: demo}, data, {"jax": PINNED}, notes)
-    title, _, head, _, contract_row, fact_row = text.splitlines()[2:8]
+    anchor, _, title, _, head, _, contract_row, fact_row = text.splitlines()[2:10]
+    assert anchor == '<a id="notes-course-demo"></a>'  # the page badge's target
     assert title == '???+ abstract "Demo: 2 claims, 1 broken on 0.11.2"'  # unfolded: it broke
     assert head.endswith(f"| JAX 0.11.2 | JAX {PINNED} |")
     anchor = contract_row.split("(#")[1].split(")")[0]
@@ -260,9 +261,27 @@ def test_page_note_says_which_claims_hold_where(demo_data):
         c.id: {"verdict": "holds"} for c in claims(demo)
     }
     start, end, text = version_notes.page_note_edit(demo, data)
-    assert (start, end) == (7, 7) and text.endswith("{: .jd-compat }\n")
+    assert (start, end) == (7, 7) and text.endswith("{ .jd-compat }\n")
     assert version_notes.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
     assert version_notes.page_note_edit(page("No title here.\n"), data) is None
+
+
+def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(demo_data):
+    demo, data = demo_data
+    span = f"JAX 0.11.2{version_notes.DASH}{PINNED}"
+    target = "../reference/version-notes.md#notes-course-demo"
+    badge = version_notes.page_badge(demo, data, demo.path)
+    whole = "1 of the 2 claims on this page holds on the 2 JAX releases tested"
+    assert badge.startswith(f"[⚠ 1 of 2 claims hold on {span}]({target} \"{whole}")
+    assert badge.endswith('; 1 broken on 0.11.2."){ .jd-compat }')
+    data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
+    assert version_notes.page_badge(demo, data, demo.path).startswith(
+        f"[✓ All 2 claims hold on {span}]({target} "
+    )
+    data["releases"][1]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
+    assert version_notes.page_badge(demo, data, demo.path).startswith("[⚠ 2 of 2 claims hold")
+    notes = version_notes.render({demo.path: demo}, data, {}, version_notes.NOTES_PAGE)
+    assert '<a id="notes-course-demo"></a>' in notes  # where the badge lands
 
 
 def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):

@@ -569,3 +569,18 @@ def test_the_longest_page_starts_first(tmp_path):
         <= seen["short"]["start"]
     )
     assert [line.split()[1] for line in lines] == [known, long, short]  # as they end
+
+
+def test_logged_warnings_show_in_the_output_as_a_terminal_shows_them():
+    """JAX's cache-miss report is a warning of the ``jax`` logger: the reader's one line shows it,
+    here under pytest too (whose log capture would otherwise take it)."""
+    code = (
+        "double = jax.jit(lambda v: v * 2)\n"
+        "with jax.explain_cache_misses(True):\n"
+        "    double(jnp.ones(3))\n"
+        "    double(jnp.ones(4))\n"
+    )
+    (block,) = page(f"# T\n\n```python\n{code}```\n").blocks
+    output = execute_block(block, new_namespace()).output
+    assert output.count("TRACING CACHE MISS") == 2
+    assert "* at v, now f32[4] and before f32[3]" in output

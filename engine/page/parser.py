@@ -13,7 +13,8 @@ from pathlib import Path
 from mkdocs.utils import meta
 
 from engine.page.markers import MARKERS, MarkerSpec
-from engine.page.model import ROOT, Block, Directive, MarkupError, Page, page_slug
+from engine.page.model import BADGES, ROOT, Block, Directive, MarkupError, Page, page_slug
+from engine.page.policy import policy
 from engine.page.syntax import (
     FENCE_OPEN,
     FRONT_MATTER,
@@ -37,6 +38,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     result = Page(page, text=text)
     pending: list[tuple[int, MarkerSpec, object]] = []  # block markers waiting for their block
     section = ""  # the latest heading: the one the next block sits under
+    sections: list[int] = []  # the H2 lines
     i = 0
     while i < len(source.lines):
         line = source.lines[i]
@@ -52,6 +54,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
             raise _dangling(source, pending)
         elif heading:
             section = heading["text"]
+            sections += [i] if len(heading[1]) == 2 else []
             if len(heading[1]) == 1 and not result.title:
                 result.title = heading["text"]
                 result.title_end = 0 if result.blocks else source.starts[i + 1]
@@ -63,6 +66,8 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
         raise _dangling(source, pending)
     _check_pairs(result)
     _check_checks(result)
+    if page.startswith(policy(root).badged_pages):
+        _check_badges(source, sections)
     return result
 
 
@@ -98,6 +103,19 @@ def _check_checks(page: Page) -> None:
         if before is None or page.text[before.end : block.start].strip():
             raise MarkupError(
                 f"{block.where}: a 'check' block must follow directly the block it checks"
+            )
+
+
+def _check_badges(source: _Source, sections: list[int]) -> None:
+    """Each H2 says on its next line whether it is a must-read or an optional extra."""
+    for i in sections:
+        after = next((line for line in source.lines[i + 1 :] if line.strip()), "")
+        marker = MARKER_LINE.match(after)
+        if not marker or marker["name"] != "badge":
+            raise source.error(
+                i,
+                "a section of this page needs a badge on the line after its heading: "
+                f"{' or '.join(f'<!-- badge: {kind} -->' for kind in BADGES)}",
             )
 
 

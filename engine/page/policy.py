@@ -19,6 +19,7 @@ from engine.page.model import ROOT
 class Policy:
     notebook_pages: tuple[str, ...] = ("docs/course/", "docs/practice/exercises.md")
     noted_pages: tuple[str, ...] = ("docs/course/", "docs/track/")  # a compatibility line
+    badged_pages: tuple[str, ...] = ()  # each H2 says must-read or optional (a badge marker)
     course_section: str = "Course"  # the nav section the home page's course table lists
     cache_dir: str = ".cache/jitdocs"  # each page's outputs, by cache key
     view_dir: str = ".cache/notebook-view"  # the notebooks mkdocs-jupyter renders as views

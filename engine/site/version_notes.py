@@ -182,12 +182,7 @@ def details(data: dict | None) -> str:
 def page_note(page: Page, data: dict | None, here: str) -> str:
     """The line under a course or track page's title; "" with no claim and nothing failing."""
     releases = tested(data)
-    checks, failed_on = set(), {}  # failing plain checks ("path:line"); releases they fail on
-    for release in releases:
-        for other in release.get("other", []):
-            if other.startswith(f"{page.path}:"):
-                checks.add(other.split(": ", 1)[0])
-                failed_on[release["jax"]] = True
+    checks, failed_on = failing_checks(page, data)
     ids = [claim.id for claim in claims(page)]
     if not releases or (not ids and not checks):
         return ""
@@ -207,6 +202,17 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     return "; ".join(parts) + "."
 
 
+def failing_checks(page: Page, data: dict | None) -> tuple[set[str], list[str]]:
+    """The page's plain checks ("path:line") that fail on a tested release, and those releases."""
+    checks, failed_on = set(), {}
+    for release in tested(data):
+        for other in release.get("other", []):
+            if other.startswith(f"{page.path}:"):
+                checks.add(other.split(": ", 1)[0])
+                failed_on[release["jax"]] = True
+    return checks, list(failed_on)
+
+
 def _and(words: list[str]) -> str:
     return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
@@ -222,14 +228,41 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
     return ", ".join(f"{count} {word} on {_and(jax)}" for (word, count), jax in groups.items())
 
 
+def page_badge(page: Page, data: dict | None, here: str) -> str:
+    """One short line under the title: how many claims hold on which releases, a link to the
+    page's table in the version notes, and the whole sentence (``page_note``) as its tooltip."""
+    note = page_note(page, data, here)
+    if not note:
+        return ""
+    releases = tested(data)
+    ids = [claim.id for claim in claims(page)]
+    held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
+    span = f"JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
+    if not ids:
+        text = "⚠ a check fails on another JAX release"
+    elif held == len(ids) and not failing_checks(page, data)[0]:
+        claim = "The claim holds" if held == 1 else f"All {held} claims hold"
+        text = f"✓ {claim} on {span}"
+    else:
+        text = f"⚠ {held} of {len(ids)} claims hold on {span}"
+    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here)) + "#" + notes_anchor(page.path)
+    plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", note).replace('"', "'")
+    return f'[{text}]({link} "{plain}"){{ .jd-compat }}'
+
+
+def notes_anchor(path: str) -> str:
+    """The id of a page's table on the version-notes page."""
+    return "notes-" + re.sub(r"[^a-z0-9]+", "-", path.removeprefix("docs/").removesuffix(".md"))
+
+
 def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
-    """An edit that puts the page note on the line after the H1 of course and track pages."""
+    """An edit that puts the page badge on the line after the H1 of course and track pages."""
     if not page.path.startswith(policy().noted_pages) or not page.title_end:
         return None
-    note = page_note(page, data, page.path)
-    if not note:
+    badge = page_badge(page, data, page.path)
+    if not badge:
         return None
-    return page.title_end, page.title_end, f"\n{note}\n{{: .jd-compat }}\n"
+    return page.title_end, page.title_end, f"\n{badge}\n"
 
 
 # ---------------------------------------------------------------- the version-notes page
@@ -250,7 +283,9 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
         table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
         body = _indent(table + "\n".join(rows))
-        sections.append(f'{fold} abstract "{summary.replace(chr(34), chr(39))}"\n\n{body}\n')
+        title = summary.replace(chr(34), chr(39))
+        anchor = f'<a id="{notes_anchor(path)}"></a>\n\n'  # where the page's own badge links
+        sections.append(f'{anchor}{fold} abstract "{title}"\n\n{body}\n')
     if not sections:
         return "No contracts or facts on the site yet.\n"
     return f"{verified_with(env)}\n\n" + "\n".join(sections) + details(data)
