@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 import axe_check
 
 DESKTOP = {"width": 1280, "height": 900}
-FIRST_SCREENS = [(360, 800), (412, 915), (600, 1000), (1350, 1000)]
+FIRST_SCREENS = [(360, 800), (412, 900), (412, 915), (600, 1000), (1350, 1000)]
+OPENING_SCREEN = (412, 900)  # a phone: a chapter's title, its one line of provenance, its idea
 SECTION_WIDTHS = [360, 1280]
 SECTION_WINDOW_HEIGHT = 800
 LOAD = "load"
@@ -48,6 +49,24 @@ FIRST_SKIPPABLE_SECTION_TOP = """() => {
     const auto = [...document.querySelectorAll('.jd-section')]
         .find(s => getComputedStyle(s).contentVisibility === 'auto');
     return auto ? auto.getBoundingClientRect().top + window.scrollY : null;
+}"""
+
+# The top of the article: where the title ends, how many lines the provenance badge takes, and
+# where the second line of the first paragraph of prose (the opening idea) ends.
+OPENING = """() => {
+    const article = document.querySelector('article');
+    const h1 = article.querySelector('h1');
+    const badge = article.querySelector('a.jd-compat');
+    const afterTitle = p => p.compareDocumentPosition(h1) & Node.DOCUMENT_POSITION_PRECEDING;
+    const idea = [...article.querySelectorAll(':scope > p')]
+        .find(p => afterTitle(p) && !p.querySelector('a.jd-compat, a.jd-download'));
+    const bottom = element => element.getBoundingClientRect().bottom + window.scrollY;
+    const lineHeight = element => parseFloat(getComputedStyle(element).lineHeight);
+    return {
+        title: bottom(h1),
+        badgeLines: badge ? Math.round(badge.getClientRects().length) : 0,
+        idea: idea ? bottom(idea) - idea.offsetHeight + 2 * lineHeight(idea) : null,
+    };
 }"""
 
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -215,6 +234,8 @@ def first_screen_tops(page) -> dict[tuple[int, int], float | None]:
     for width, height in FIRST_SCREENS:
         resize(page, width, height)
         tops[width, height] = page.evaluate(FIRST_SKIPPABLE_SECTION_TOP)
+        if (width, height) == OPENING_SCREEN:
+            tops["opening"] = page.evaluate(OPENING)
     return tops
 
 

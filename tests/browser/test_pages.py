@@ -11,7 +11,7 @@ from pathlib import Path
 import axe_check
 import pytest
 import yaml
-from page_survey import FIRST_SCREENS, SECTION_WIDTHS, section_heights
+from page_survey import FIRST_SCREENS, OPENING_SCREEN, SECTION_WIDTHS, section_heights
 from served_site import ROOT, html_file, page_urls, soup_of
 
 
@@ -135,6 +135,21 @@ def test_no_section_is_on_the_first_screen(surveys, url, width, height):
     screen would then change height and shift what follows it (as on three notebook views)."""
     top = surveys.of(url)["first screens"][width, height]
     assert top is None or top >= height, f"{url}: the first skippable section is at {top:.0f} px"
+
+
+@pytest.mark.pages_with("#notes-course-")  # the course's chapters (their badge's link)
+def test_a_chapter_opens_on_a_phone_with_its_title_one_line_of_provenance_and_its_idea(
+    surveys, url
+):
+    """A reader on a phone sees what the chapter is about before any maintainer's detail."""
+    opening = surveys.of(url)["first screens"]["opening"]
+    height = OPENING_SCREEN[1]
+    assert opening["title"] < height, (url, opening)
+    assert opening["badgeLines"] <= 1, f"{url}: the provenance badge wraps: {opening}"
+    assert opening["idea"] is not None and opening["idea"] <= height, (
+        f"{url}: the opening idea's first two lines end at {opening['idea']} px, below the first "
+        f"screen ({height} px)"
+    )
 
 
 TOP_LEVEL_CODE = ".md-content__inner > .highlight, .md-content__inner > .jd-section > .highlight"

@@ -1,0 +1,90 @@
+"""Lessons first (issue #39): on every course and track page, the code a reader sees is code they
+would type in their own project. Asserts sit in folded checks (at most 5% of the visible lines
+are ``assert``), and no visible line reaches into JAX's private API. Visible: not a folded check,
+not a ``collapse-code`` snippet, not inside a collapsed ``???`` box (a solution, a detail)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.page.model import ROOT, Block, Page
+from engine.page.outline import Node, outline
+from engine.page.parser import read_page
+from tests.demo_pages import fence, page
+
+PAGES = sorted(
+    p.relative_to(ROOT).as_posix()
+    for part in ("course", "track")
+    for p in (ROOT / "docs" / part).glob("*.md")
+    if p.name != "index.md"
+)
+MAX_ASSERT_SHARE = 0.05
+PRIVATE = {
+    "jax._src": re.compile(r"\bjax\._src\b"),
+    "a leading-underscore attribute": re.compile(r"\.\_[A-Za-z]\w*"),
+    "the .func of a partial": re.compile(r"\.func\b"),
+    "Compiled.in_avals (Exported.in_avals is public)": re.compile(r"compiled\w*\.(in|out)_avals"),
+    "a monitoring event name": re.compile(r"['\"]/jax/"),
+}
+
+
+def folded(nodes: list[Node], inside: bool = False) -> set[int]:
+    """Indexes of the blocks inside a collapsed box."""
+    found = set()
+    for node in nodes:
+        closed = inside or (node.collapsible and node.box != "???+")
+        if node.kind == "block" and closed:
+            found.add(node.index)
+        found |= folded(node.children, closed)
+    return found
+
+
+def visible_blocks(page: Page) -> list[Block]:
+    hidden = folded(outline(page))
+    return [
+        block
+        for index, block in enumerate(page.blocks)
+        if index not in hidden and not block.check and not block.collapse_code
+    ]
+
+
+def code_lines(block: Block) -> list[str]:
+    return [line.strip() for line in block.source.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_asserts_are_at_most_five_percent_of_the_visible_code(path: str):
+    lines = [line for block in visible_blocks(read_page(path)) for line in code_lines(block)]
+    asserts = [line for line in lines if line.startswith("assert")]
+    assert lines, f"{path}: no visible code"
+    share = len(asserts) / len(lines)
+    assert share <= MAX_ASSERT_SHARE, (
+        f"{path}: {len(asserts)} of {len(lines)} visible lines are asserts ({share:.1%}); "
+        "move them into a folded check (<!-- check: what it proves -->) below their block"
+    )
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_visible_code_uses_no_private_jax_api(path: str):
+    found = [
+        f"{block.page}:{block.first_line + number}: {what}: {line.strip()}"
+        for block in visible_blocks(read_page(path))
+        for number, line in enumerate(block.source.splitlines())
+        for what, pattern in PRIVATE.items()
+        if pattern.search(line.split("#", 1)[0])
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_scan_sees_a_folded_block_and_private_api():
+    """The rules above can fail: a visible assert and a private name are found, folded ones not."""
+    shown = fence("x = jax._src.core\nassert x")
+    hidden = '??? note "Details"\n\n' + "\n".join(
+        "    " + line for line in fence("assert jax.numpy.ones(1)._value").splitlines()
+    )
+    parsed = page("# T\n\n" + shown + "\n" + hidden + "\n")
+    (block,) = visible_blocks(parsed)
+    assert code_lines(block) == ["x = jax._src.core", "assert x"]
+    assert PRIVATE["jax._src"].search(code_lines(block)[0])
