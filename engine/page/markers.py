@@ -252,6 +252,17 @@ MARKERS = {
                 ),
             ),
         ),
+        MarkerSpec(
+            name="practice-counts",
+            applies_to=ITSELF,
+            uses=(
+                (
+                    "practice-counts",
+                    "Replaced by how many exercises, practice-track lessons and quiz questions "
+                    "the practice pages hold (counted, never typed).",
+                ),
+            ),
+        ),
     )
 }
 

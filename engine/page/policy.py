@@ -20,6 +20,9 @@ class Policy:
     notebook_pages: tuple[str, ...] = ("docs/course/", "docs/practice/exercises.md")
     noted_pages: tuple[str, ...] = ("docs/course/", "docs/track/")  # a compatibility line
     badged_pages: tuple[str, ...] = ()  # each H2 says must-read or optional (a badge marker)
+    exercise_pages: tuple[str, ...] = ("docs/practice/exercises.md",)  # an exercise per H2
+    quiz_pages: tuple[str, ...] = ("docs/practice/quiz.md",)  # a question per H2
+    lesson_pages: tuple[str, ...] = ("docs/track/",)  # a lesson per page
     course_section: str = "Course"  # the nav section the home page's course table lists
     cache_dir: str = ".cache/jitdocs"  # each page's outputs, by cache key
     view_dir: str = ".cache/notebook-view"  # the notebooks mkdocs-jupyter renders as views

@@ -32,7 +32,7 @@ from engine.page.syntax import code_fence
 from engine.run import record, terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
-from engine.site import course_table, notebook_view, setup_steps, version_notes
+from engine.site import course_table, notebook_view, practice, setup_steps, version_notes
 from engine.site.kept import Conversions
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.view_render import ViewRenderer
@@ -53,6 +53,7 @@ class BuildState:
     kept: Conversions = field(default_factory=Conversions)  # kept between builds
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
+    practice: list[practice.Item] = field(default_factory=list)  # exercises, lessons, questions
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
     site_url: str = ""  # for the set-up page's download address
 
@@ -150,6 +151,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
     files.append(File.generated(config, setup_steps.CHECKER_URI, content=checker))
     state.site_url = config.get("site_url") or ""
     state.course = course_table.course_nav(config.get("nav") or [])
+    state.practice = practice.items(state.pages, [path for _, path in state.course])
     state.compatibility = version_notes.load(root / version_notes.DATA) or {}
     log.info(version_notes.summary(pages, state.compatibility or None))
     return state
@@ -178,6 +180,9 @@ def render_page(state: BuildState, markdown: str, page, config) -> str:
         edits.append(render_download_link(state, parsed, state.notebook_uris[path], page))
     note = version_notes.page_note_edit(parsed, state.compatibility or None)
     edits += [note] if note else []
+    if path in {chapter for _, chapter in state.course}:
+        end = len(parsed.text)
+        edits.append((end, end, "\n\n" + practice.box(path, state.practice)))
     text = parsed.text
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
@@ -351,6 +356,8 @@ def render_directive(state: BuildState, directive: Directive, page_path: str) ->
         return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
     if directive.name == "course-table":
         return course_table.render(state.course, state.pages, page_path)
+    if directive.name == "practice-counts":
+        return practice.counts(state.practice) + "\n"
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"

@@ -1,0 +1,105 @@
+"""The practice items (exercises, quiz questions, practice-track lessons) and the chapters each
+one practises, read from the practice pages' own links to the course: each chapter ends with a
+"Practise this" box built from them, and the home page counts them, so neither can go stale."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from engine.page.model import Page
+from engine.page.policy import policy
+from engine.page.syntax import FENCE_OPEN, HEADING, find_close
+
+LINK = re.compile(r"\]\((?P<target>[^)\s]+\.md)(?:#[^)\s]*)?\)")
+HEADING_ID = re.compile(r"\{\s*#(?P<id>[\w-]+)\s*\}\s*$")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One exercise, quiz question or lesson: where it is and the chapters it links to."""
+
+    kind: str  # "exercise", "quiz", "lesson"
+    title: str
+    page: str  # docs/... path
+    anchor: str  # "" for a whole page
+    chapters: tuple[str, ...]
+
+
+def items(pages: dict[str, Page], chapters: list[str]) -> list[Item]:
+    """Every practice item of the site, in page order."""
+    found = []
+    rules = policy()
+    for path in sorted(pages):
+        if path in rules.exercise_pages or path in rules.quiz_pages:
+            kind = "exercise" if path in rules.exercise_pages else "quiz"
+            found += [_item(kind, path, *part, chapters) for part in _sections(pages[path])]
+        elif path.startswith(rules.lesson_pages) and not path.endswith("/index.md"):
+            page = pages[path]
+            found.append(_item("lesson", path, page.title, "", page.text, chapters))
+    return found
+
+
+def _item(kind: str, path: str, title: str, anchor: str, text: str, chapters: list[str]) -> Item:
+    here = posixpath.dirname(path)
+    linked = {posixpath.normpath(posixpath.join(here, m["target"])) for m in LINK.finditer(text)}
+    return Item(kind, title, path, anchor, tuple(c for c in chapters if c in linked))
+
+
+def _sections(page: Page) -> list[tuple[str, str, str]]:
+    """(title, id, text) of each H2 that has an id: one exercise or question each."""
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in _outside_code(page.text.splitlines(keepends=True)):
+        heading, anchor = HEADING.match(line), HEADING_ID.search(line)
+        if heading and len(heading[1]) == 2 and anchor:
+            sections.append((heading["text"], anchor["id"], []))
+        elif sections:
+            sections[-1][2].append(line)
+    return [(title, anchor, "".join(text)) for title, anchor, text in sections]
+
+
+def _outside_code(lines: list[str]):
+    """The lines that are not in a code fence (a `## ` line in code is no heading)."""
+    i = 0
+    while i < len(lines):
+        fence = FENCE_OPEN.match(lines[i].rstrip("\n"))
+        if fence:
+            close = find_close(lines, i, fence["fence"])
+            i = len(lines) if close is None else close + 1
+            continue
+        yield lines[i]
+        i += 1
+
+
+KIND_WORDS = {"exercise": "Exercise", "lesson": "Practice track", "quiz": "Quiz"}
+
+
+def box(chapter: str, found: list[Item]) -> str:
+    """The "Practise this" box that ends ``chapter``: each item that links to it."""
+    here = posixpath.dirname(chapter)
+    mine = [item for item in found if chapter in item.chapters]
+    if not mine:
+        return ""
+    lines = []
+    for item in mine:
+        target = posixpath.relpath(item.page, here) + (f"#{item.anchor}" if item.anchor else "")
+        lines.append(f"    - {KIND_WORDS[item.kind]}: [{item.title}]({target})")
+    return '!!! example "Practise this"\n\n' + "\n".join(lines) + "\n"
+
+
+def counts(found: list[Item]) -> str:
+    """One sentence for the home page: how many of each kind there are."""
+    numbers = {kind: sum(item.kind == kind for item in found) for kind in KIND_WORDS}
+    exercises, lessons, questions = (
+        _count(numbers["exercise"], "exercise"),
+        _count(numbers["lesson"], "practice-track lesson"),
+        _count(numbers["quiz"], "quiz question"),
+    )
+    return (
+        f"{exercises}, {lessons} and {questions}; each chapter ends with the ones that practise it."
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
