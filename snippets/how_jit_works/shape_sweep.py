@@ -1,4 +1,8 @@
+import time
+
 import matplotlib.pyplot as plt
+
+from jitkit import claim_ratio, count_compiles, time_it
 
 sizes = [32, 64, 128, 256, 512]
 sweep_keys = jax.random.split(jax.random.key(21), len(sizes))
