@@ -584,3 +584,18 @@ def test_logged_warnings_show_in_the_output_as_a_terminal_shows_them():
     output = execute_block(block, new_namespace()).output
     assert output.count("TRACING CACHE MISS") == 2
     assert "* at v, now f32[4] and before f32[3]" in output
+
+
+def test_each_block_is_its_own_file_so_jax_never_mixes_up_two_blocks_call_sites():
+    """JAX's cache-miss report says a function is "being re-defined repeatedly" when it sees a new
+    function at a call site it saw before; blocks that all ran as one file made that false hint
+    whenever two blocks called a new function at the same line and column."""
+    code = (
+        "def {name}(v):\n    return v + 1\n"
+        "with jax.explain_cache_misses(True):\n    jax.jit({name})(jnp.ones(2))\n"
+    )
+    parsed = page("# T\n\n" + "".join(fence(code.format(name=name)) for name in ("one", "two")))
+    namespace = new_namespace()
+    first, second = (execute_block(block, namespace).output for block in parsed.blocks)
+    assert "never seen function" in first and "never seen function" in second
+    assert "<example 2>:4:4" in second and "re-defined repeatedly" not in second

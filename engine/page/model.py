@@ -82,6 +82,8 @@ class Block:
     fact: str | None = None
     check: str | None = None  # a folded check of the block before it; its fact is this too
     section: str = ""  # the heading the block sits under, for the version notes
+    number: int = 0  # its place among the page's blocks, from 1 (fenced code runs as
+    # "<example N>": one name per block, so JAX never takes two blocks' lines for one call site)
 
     @property
     def where(self) -> str:
@@ -93,7 +95,7 @@ class Block:
 
     def key_material(self) -> dict:
         """Everything about the block that can change its output; not its line on the page,
-        which fenced code never sees (it runs as ``<example>``), so prose edits run nothing."""
+        which fenced code never sees (it runs as ``<example N>``), so prose edits run nothing."""
         return {
             "source": self.source,
             "snippet": self.filename if self.snippet else None,

@@ -59,6 +59,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
                 result.title = heading["text"]
                 result.title_end = 0 if result.blocks else source.starts[i + 1]
         if block is not None:
+            block.number = len(result.blocks) + 1
             result.blocks.append(_with_markers(source, block, pending, section))
             pending = []
         i += 1

@@ -36,7 +36,9 @@ from jax import lax
 TRACEBACK_FRAMES = 4
 
 
-FENCE_FILENAME = "<example>"
+def fence_filename(block: Block) -> str:
+    """The name fenced code runs under: ``<example N>``, N its place on the page."""
+    return f"<example {block.number}>"
 
 
 TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
@@ -185,10 +187,11 @@ def _run_code(block: Block, namespace: dict) -> None:
     if block.is_doctest:
         _run_doctest(block, namespace)
         return
-    # Fenced code runs as "<example>" with lines counted from the block's first line, so outputs
-    # (JAX's "error occurred while tracing ... at <example>:3") don't change when prose above the
-    # block moves it; failure messages translate those lines back to the page (see _frames).
-    filename = block.filename if block.snippet else FENCE_FILENAME
+    # Fenced code runs as "<example N>" with lines counted from the block's first line, so outputs
+    # (JAX's "error occurred while tracing ... at <example 3>:2") don't change when prose above
+    # the block moves it; failure messages translate those lines back to the page (see _frames).
+    # One name per block: JAX tells call sites apart by file and line (explain_cache_misses).
+    filename = block.filename if block.snippet else fence_filename(block)
     exec(compile(block.source, filename, "exec"), namespace)
 
 
@@ -290,7 +293,7 @@ def drain_timing_claims(block: Block) -> list[dict]:
 
 
 def _claim_record(block: Block, claim) -> dict:
-    if claim.filename == FENCE_FILENAME:
+    if claim.filename == fence_filename(block):
         where = f"{block.filename}:{block.first_line + claim.line - 1}"
     else:
         path = Path(claim.filename).resolve()
@@ -313,8 +316,10 @@ def _first_line(error: BaseException) -> str:
 
 
 def _on_page(block: Block, error: BaseException) -> BaseException:
-    """A SyntaxError in fenced code located on the page instead of at ``<example>``."""
-    if not isinstance(error, SyntaxError) or error.filename != FENCE_FILENAME or not error.lineno:
+    """A SyntaxError in fenced code located on the page instead of at ``<example N>``."""
+    if not isinstance(error, SyntaxError) or error.filename != fence_filename(block):
+        return error
+    if not error.lineno:
         return error
     line = block.first_line + error.lineno - 1
     end = block.first_line + error.end_lineno - 1 if error.end_lineno else None
@@ -329,7 +334,7 @@ def _frames(block: Block, error: BaseException) -> tuple[str, str]:
     for frame in traceback.extract_tb(error.__traceback__):
         if frame.filename.startswith(_ENGINE_DIR):
             continue
-        if frame.filename == FENCE_FILENAME:
+        if frame.filename == fence_filename(block):
             line = block.first_line + frame.lineno - 1
             source = block.source.splitlines()[frame.lineno - 1]
             frame = traceback.FrameSummary(block.filename, line, frame.name, line=source)
