@@ -263,6 +263,18 @@ MARKERS = {
                 ),
             ),
         ),
+        MarkerSpec(
+            name="error-index",
+            applies_to=ITSELF,
+            uses=(
+                (
+                    "error-index",
+                    "Replaced by one entry per error the ❌ `raises` blocks of the course and "
+                    "track pages raise, with the message this build captured, the smallest "
+                    "example and every place that raises it (generated, never typed).",
+                ),
+            ),
+        ),
     )
 }
 

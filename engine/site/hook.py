@@ -1,8 +1,7 @@
 """The mkdocs hook: run every page's code before the build, then render its real outputs.
 
-One named function per transform, like mkdocs-material's own ``shortcodes.py`` hook. The page
-syntax lives in ``engine.page.markers``, the execution in ``engine.run.pages`` /
-``engine.run.execute``.
+One named function per transform, like mkdocs-material's own ``shortcodes.py`` hook; the page
+syntax is in ``engine.page.markers``, the execution in ``engine.run.pages`` / ``.execute``.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from engine.run import record, terminal
 from engine.run.pages import PageFailure, execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import course_table, notebook_view, practice, setup_steps, version_notes
+from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
 from engine.site.view_render import ViewRenderer
@@ -55,6 +55,7 @@ class BuildState:
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     practice: list[practice.Item] = field(default_factory=list)  # exercises, lessons, questions
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
+    errors: Index = field(default_factory=Index)  # from the ❌ blocks
     site_url: str = ""  # for the set-up page's download address
 
 
@@ -117,8 +118,7 @@ on_post_build = _site.on_post_build
 
 def read_and_run(files: Files, config, preview: bool) -> BuildState:
     """Parse and execute every page up front, and add the charts they drew to the site."""
-    docs_dir = Path(config["docs_dir"]).resolve()
-    root = docs_dir.parent
+    root = Path(config["docs_dir"]).resolve().parent
     pages, failures = [], {}
     for file in files.documentation_pages():
         path = Path(file.abs_src_path).resolve().relative_to(root).as_posix()
@@ -153,6 +153,7 @@ def read_and_run(files: Files, config, preview: bool) -> BuildState:
     state.course = course_table.course_nav(config.get("nav") or [])
     state.practice = practice.items(state.pages, [path for _, path in state.course])
     state.compatibility = version_notes.load(root / version_notes.DATA) or {}
+    state.errors = Index.of(state.pages, state.results)
     log.info(version_notes.summary(pages, state.compatibility or None))
     return state
 
@@ -269,6 +270,7 @@ def render_block(
         parts.append(render_output(state, outcome.output, "Output"))
     if outcome.error_type:
         parts.append(render_output(state, outcome.error, f"Raises {outcome.error_type}"))
+        parts += state.errors.link(block)
     for number, figure in enumerate(outcome.figures):
         uris = state.figure_uris[(block.page, index, number)]
         parts.append(render_figure(figure.alt, uris, page, figure.size))
@@ -358,6 +360,8 @@ def render_directive(state: BuildState, directive: Directive, page_path: str) ->
         return course_table.render(state.course, state.pages, page_path)
     if directive.name == "practice-counts":
         return practice.counts(state.practice) + "\n"
+    if directive.name == "error-index":
+        return state.errors.render(page_path, state.compatibility or None)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"

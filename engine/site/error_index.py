@@ -1,0 +1,287 @@
+"""The error index: every error a ❌ ``raises`` block of the course and track pages raises, read
+from this build's results, never typed.
+
+One entry per exception class of JAX's own (``TracerBoolConversionError``...), and one per
+distinct message for Python's generic classes (``TypeError``, ``ValueError``...). An entry is
+headed by the class and the first line of the captured message, with the parts that change from
+program to program (names, shapes, numbers, places in the reader's code) shown as ``…``. The
+hook renders it on the page with ``<!-- error-index -->`` and links each ❌ block to its entry.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import difflib
+import functools
+import hashlib
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from engine.page.claims import by_block
+from engine.page.model import Block, Page
+from engine.page.policy import policy
+from engine.page.syntax import code_fence
+from engine.run import terminal
+from engine.run.results import Outcome, PageResult
+from engine.site import version_notes
+
+INDEX_PAGE = "docs/reference/error-index.md"
+GAP = "…"  # what a variable part of a message shows as
+PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
+IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
+
+# Variable parts of a message, in the order they are replaced; each becomes GAP (keeping the
+# words around it that say what it is).
+_VARIABLE = [
+    (re.compile(r"<example \d+>(?::\d+)?"), lambda m: f"<example {GAP}>"),  # a place on a page
+    (re.compile(r"<(function|bound method|class|module) [^<>]*>"), lambda m: f"<{m[1]} {GAP}>"),
+    (re.compile(r"(?<![\w.])'(?:\([^)]*\)|\[[^\]]*\])'"), lambda m: f"'{GAP}'"),  # a quoted tuple
+    (
+        re.compile(r"\b((?:u?int|float|bfloat|complex)\d+|bool)\[[^\]]+\]"),
+        lambda m: f"{m[1]}[{GAP}]",
+    ),
+    (re.compile(r"(?<![\w\]])\[[^\[\]]*\]"), lambda m: f"[{GAP}]"),  # an array or list value
+    (re.compile(r"\((?:\s*-?\d+\s*,)+\s*-?\d*\s*\)"), lambda m: f"({GAP})"),  # a shape tuple
+    (re.compile(r"@\d+|\b0x[0-9a-fA-F]+\b"), lambda m: f"@{GAP}"),  # an object id or address
+    (re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"), lambda m: GAP),  # a number
+]
+_TOKEN = re.compile(r"\w+|\s+|.")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One ❌ block that raises, with what this build captured."""
+
+    page: str  # docs/... path
+    page_title: str
+    block: Block
+    good: Block  # the ✅ after it
+    outcome: Outcome
+    anchor: str  # the pair's id on its page: contract-N
+    claim_id: str  # its id in the compatibility data
+
+    @property
+    def first_line(self) -> str:
+        return terminal.strip_colour(self.outcome.error_message).strip().split("\n", 1)[0]
+
+
+@dataclass
+class Entry:
+    error_type: str
+    line: str  # the first line of the message, variable parts as GAP
+    anchor: str
+    cases: list[Case] = field(default_factory=list)
+
+    @property
+    def smallest(self) -> Case:
+        """The example to show: one that runs on its own (defines every name it uses), then the
+        fewest lines, then the first in page order."""
+        return min(self.cases, key=lambda c: (not _standalone(c.block), _length(c.block)))
+
+
+def indexed(path: str) -> bool:
+    """Pages whose ❌ blocks the index lists: the ones that teach (not the site's own docs)."""
+    rules = policy()
+    teaching = (*rules.noted_pages, *rules.lesson_pages, *rules.exercise_pages, *rules.quiz_pages)
+    return path.startswith(teaching)
+
+
+def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
+    """Every ❌ ``raises`` block of the indexed pages that raised, in page order."""
+    found = []
+    for path in sorted(pages):
+        if not indexed(path) or path not in results:
+            continue
+        page, outcomes = pages[path], results[path].outcomes
+        ids = by_block(page)
+        for index, block in enumerate(page.blocks):
+            if not (block.bad and block.bad.mode == "raises" and outcomes[index].error_type):
+                continue
+            claim = ids[(index, "contract")]
+            good = page.blocks[index + 1]
+            found.append(
+                Case(path, page.title, block, good, outcomes[index], claim.anchor, claim.id)
+            )
+    return found
+
+
+def normalise(line: str) -> str:
+    """A message's first line with its variable parts (see ``_VARIABLE``) shown as GAP."""
+    for pattern, replace in _VARIABLE:
+        line = pattern.sub(replace, line)
+    return line
+
+
+def generic(error_type: str) -> bool:
+    """A Python built-in class, which many unrelated errors share: entries by message."""
+    return isinstance(getattr(builtins, error_type, None), type)
+
+
+def group_key(case: Case) -> tuple[str, str]:
+    """What one entry covers: the class, and for a generic class its message's first sentence
+    with every bracketed, quoted or variable part left out."""
+    if not generic(case.outcome.error_type):
+        return case.outcome.error_type, ""
+    sentence = re.split(r"(?<=[.:])\s", normalise(case.first_line), maxsplit=1)[0]
+    for pattern in (r"<[^<>]*>", r"\([^()]*\)", r"\[[^\[\]]*\]", r"'[^']*'", GAP):
+        for _ in range(3):  # nested brackets, innermost first
+            sentence = re.sub(pattern, " ", sentence)
+    return case.outcome.error_type, " ".join(re.findall(r"\w+", sentence.lower()))
+
+
+def merged(lines: list[str]) -> str:
+    """One line for all of an entry's cases: the parts where they differ become GAP."""
+    tokens = _TOKEN.findall(lines[0])
+    for other in lines[1:]:
+        theirs = _TOKEN.findall(other)
+        matcher = difflib.SequenceMatcher(None, tokens, theirs, autojunk=False)
+        kept = []
+        for op, i1, i2, _, _ in matcher.get_opcodes():
+            kept += tokens[i1:i2] if op == "equal" else [GAP]
+        tokens = kept
+    text = "".join(tokens)
+    return re.sub(rf"{GAP}(?:\s*{GAP})+", GAP, text)
+
+
+def entries(found: list[Case]) -> list[Entry]:
+    """The index: JAX's own classes first, then the generic ones, each sorted by name."""
+    groups: dict[tuple[str, str], list[Case]] = {}
+    for case in found:
+        groups.setdefault(group_key(case), []).append(case)
+    made, used = [], set()
+    for (error_type, key), members in groups.items():
+        line = merged([normalise(case.first_line) for case in members])
+        made.append(Entry(error_type, line, _anchor(error_type, key, used), members))
+    return sorted(made, key=lambda e: (generic(e.error_type), e.error_type.lower(), e.line.lower()))
+
+
+def _anchor(error_type: str, key: str, used: set[str]) -> str:
+    """``error-<class>``, and for a generic class the first words of its message after it."""
+    slug = "-".join(["error", error_type.lower(), *key.split()[:6]])
+    if slug in used:
+        slug += "-" + hashlib.sha256(key.encode()).hexdigest()[:6]
+    used.add(slug)
+    return slug
+
+
+def by_block_of(index: list[Entry]) -> dict[tuple[str, int], str]:
+    """Each indexed ❌ block's entry anchor, by (page, the block's line)."""
+    return {(case.page, case.block.line): entry.anchor for entry in index for case in entry.cases}
+
+
+@dataclass
+class Index:
+    """A build's error index, for the hook: the entries, and whether the site has the page."""
+
+    entries: list[Entry] = field(default_factory=list)
+    has_page: bool = False  # a test site may have no index page: no links to it then
+    has_notes: bool = False
+    links: dict[tuple[str, int], str] = field(default_factory=dict)  # ❌ block -> its entry
+
+    @classmethod
+    def of(cls, pages: dict[str, Page], results: dict[str, PageResult]) -> Index:
+        found = entries(cases(pages, results))
+        notes = version_notes.NOTES_PAGE in pages
+        return cls(found, INDEX_PAGE in pages, notes, by_block_of(found))
+
+    def link(self, block: Block) -> list[str]:
+        """The line under a ❌ block's error, a link to its entry (none if it has none)."""
+        anchor = self.links.get((block.page, block.line))
+        if not (self.has_page and anchor):
+            return []
+        target = posixpath.relpath(INDEX_PAGE, posixpath.dirname(block.page))
+        text = "Other ways to get this error, in the error index"
+        return [f"[{text}]({target}#{anchor}){{ .jd-error-link }}"]
+
+    def render(self, page_path: str, data: dict | None) -> str:
+        """The page's entries, with each one's verdicts from the compatibility data."""
+        notes = version_notes.NOTES_PAGE if self.has_notes else ""
+        status = functools.partial(version_notes.status, data)
+        return render(self.entries, page_path, status, notes)
+
+
+# ---------------------------------------------------------------- the page
+
+
+def render(index: list[Entry], page_path: str, status, notes_page: str = "") -> str:
+    """Every entry's Markdown. ``status(claim_ids)`` says on which JAX releases the ❌ blocks
+    hold (the version notes' words); ``notes_page`` is linked for the details, if given."""
+    if not index:
+        return "No ❌ example on the site raises an error yet.\n"
+    here = posixpath.dirname(page_path)
+    notes = f"; [version notes]({posixpath.relpath(notes_page, here)})" if notes_page else ""
+    count = f"{len(index)} errors, raised by {sum(len(e.cases) for e in index)} ❌ examples."
+    return count + "\n\n" + "\n".join(_entry(e, here, notes, status) for e in index)
+
+
+def _entry(entry: Entry, here: str, notes: str, status) -> str:
+    example = entry.smallest
+    heading = f"## `{entry.error_type}`: {_inline(entry.line)} {{ #{entry.anchor} }}"
+    section = example.block.section or example.page_title
+    cause = f"**Cause and fix**: {_link(example, here, section)} ({example.page_title})."
+    places = "\n".join(f"- {_link(case, here, _place(case))}" for case in entry.cases)
+    noun = "the ❌ example" if len(entry.cases) == 1 else f"the {len(entry.cases)} ❌ examples"
+    claim_ids = [case.claim_id for case in entry.cases]
+    checked = f"**JAX releases**: {status(claim_ids)} ({noun}{notes})."
+    raised = f"**Raised on this site** at:\n\n{places}"
+    return "\n\n".join([heading, cause, _folded(example), raised, checked]) + "\n"
+
+
+def _folded(case: Case) -> str:
+    """The smallest ❌, what it raised, and its ✅, in a closed box."""
+    where = _place(case)
+    title = f"The smallest example, from {where}".replace('"', "'")
+    error = terminal.strip_colour(case.outcome.error)
+    body = "\n\n".join(
+        [
+            "❌ Don't:",
+            code_fence("python", case.block.source),
+            code_fence("text", error, f'title="Raises {case.outcome.error_type}"'),
+            "✅ Do instead:",
+            code_fence("python", case.good.source),
+        ]
+    )
+    indented = "\n".join("    " + line if line.strip() else line for line in body.split("\n"))
+    return f'??? example "{title}"\n\n{indented}'
+
+
+def _link(case: Case, here: str, text: str) -> str:
+    """A link to the ❌ block; ``text`` is Markdown from the page (a heading)."""
+    text = text.replace("[", "\\[").replace("]", "\\]")
+    return f"[{text}]({posixpath.relpath(case.page, here)}#{case.anchor})"
+
+
+def _place(case: Case) -> str:
+    section = f" {IN} {case.block.section}" if case.block.section != case.page_title else ""
+    return f"{case.page_title}{section}"
+
+
+def _inline(text: str) -> str:
+    """Text for a heading or a link: Markdown and HTML characters shown as themselves."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]{}#|])", r"\\\1", text)
+
+
+def _length(block: Block) -> int:
+    return sum(1 for line in block.source.splitlines() if line.strip())
+
+
+def _standalone(block: Block) -> bool:
+    """The block defines or imports every name it uses (besides the prelude and builtins)."""
+    try:
+        tree = ast.parse(block.source)
+    except SyntaxError:
+        return False
+    stored, loaded = set(PRELUDE) | set(dir(builtins)), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            stored.add(node.name)
+        elif isinstance(node, ast.arg):
+            stored.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            stored.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return loaded <= stored

@@ -1,0 +1,54 @@
+"""The error index (issue #41) in the built site: searching a phrase of a real message lists its
+entry first, and each ❌ block's link lands on an entry of the index."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from served_site import html_of
+
+INDEX = "reference/error-index/"
+# Phrases a reader pastes from the error they got, each the start of a message the pinned JAX
+# printed (the test checks that the entry's heading holds it, so the phrase is a real one).
+PHRASES = {
+    "Abstract tracer value encountered": "error-concretizationtypeerror",
+    "Non-hashable static arguments are not supported": (
+        "error-valueerror-non-hashable-static-arguments-are-not"
+    ),
+    "Attempted boolean conversion of traced array": "error-tracerboolconversionerror",
+}
+
+
+@pytest.mark.parametrize("phrase", PHRASES)
+def test_searching_a_message_lists_its_index_entry_first(open_page, site_dir, phrase):
+    anchor = PHRASES[phrase]
+    heading = re.search(rf'<h2 id="{anchor}">(.*?)</h2>', html_of(site_dir, INDEX), re.S)
+    assert heading and phrase in re.sub(r"<[^>]+>", "", heading[1]), (anchor, "not in the index")
+    visit = open_page(real_search=True)
+    visit.goto("")
+    page = visit.page
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(phrase, delay=20)
+    results = page.locator(".md-search-result__list > .md-search-result__item")
+    results.first.wait_for(timeout=15_000)
+    page.wait_for_timeout(500)  # the last keys' results replace the first ones
+    # Material groups results by page: the page's title, then its best sections, best first.
+    hrefs = [a.get_attribute("href") for a in results.first.locator("a").all()]
+    assert hrefs and f"/{INDEX}?" in hrefs[0], hrefs  # the first page listed: the index
+    sections = [href for href in hrefs if "#" in href]
+    assert sections and sections[0].endswith(f"#{anchor}"), hrefs  # its first section: the entry
+    assert not visit.problems(), visit.problems()
+
+
+def test_every_error_link_lands_on_an_entry(site_dir):
+    ids = set(re.findall(r'<h2 id="(error-[\w-]+)"', html_of(site_dir, INDEX)))
+    assert len(ids) >= 25
+    linked = set()
+    for path in sorted(site_dir.glob("*/*/index.html")):
+        for target in re.findall(r'class="jd-error-link" href="([^"]+)"', path.read_text("utf-8")):
+            assert target.split("#")[0].endswith("reference/error-index/"), (path, target)
+            linked.add(target.split("#")[1])
+    assert linked and linked <= ids, linked - ids
+    assert linked == ids  # every entry is raised by some ❌ block that links to it
