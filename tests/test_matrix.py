@@ -112,7 +112,8 @@ def test_guard_fails_when_a_contract_is_added_or_removed():
     assert version_notes.stale([real_page()], data, PINNED) == []
 
     pair = fence("int('x')", "bad: raises ValueError") + fence("int('1')", "good")
-    added = real_page(original.rstrip("\n") + "\n\n## A new section\n\n" + pair)
+    section = "\n\n## A new section\n<!-- badge: extra -->\n\n"
+    added = real_page(original.rstrip("\n") + section + pair)
     (problem,) = version_notes.stale([added], data, PINNED)
     (new_claim,) = set(c.id for c in claims(added)) - set(data["releases"][0]["verdicts"])
     assert f"no verdict for {new_claim}" in problem
