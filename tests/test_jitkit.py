@@ -78,10 +78,11 @@ def test_assert_faster_fails_with_every_measurement():
         assert_faster(slow, lambda: None, retries=2, runs=3)
 
 
-def test_show_error_prints_type_and_first_line(capsys):
+def test_show_error_prints_type_and_the_whole_message(capsys):
+    """JAX's messages explain themselves after their first line ("...but they differ:")."""
     with show_error(ValueError):
         raise ValueError("first line\nsecond line")
-    assert capsys.readouterr().out == "ValueError: first line\n"
+    assert capsys.readouterr().out == "ValueError: first line\nsecond line\n"
 
 
 def test_show_error_insists_on_an_error():

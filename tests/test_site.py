@@ -33,7 +33,8 @@ def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
 def test_version_notes_list_every_contract_and_fact_with_links():
     from engine.site import version_notes
 
-    text = "# Demo page\n\n## Branching\n\n" + fence("int('x')", "bad: raises ValueError")
+    text = "# Demo page\n\n## Branching\n<!-- badge: must-read -->\n\n"
+    text += fence("int('x')", "bad: raises ValueError")
     text += PAIR_GOOD + "\n" + fence("assert 1 + 1 == 2", "fact: addition works")
     demo = page(text, "docs/course/demo.md")
     env = {"jax": "0.12.0.1"}

@@ -19,7 +19,7 @@ from engine.page.model import ROOT
 class Policy:
     notebook_pages: tuple[str, ...] = ("docs/course/", "docs/practice/exercises.md")
     noted_pages: tuple[str, ...] = ("docs/course/", "docs/track/")  # a compatibility line
-    badged_pages: tuple[str, ...] = ()  # each H2 says must-read or optional (a badge marker)
+    badged_pages: tuple[str, ...] = ("docs/course/",)  # each H2: must-read or optional (a badge)
     exercise_pages: tuple[str, ...] = ("docs/practice/exercises.md",)  # an exercise per H2
     quiz_pages: tuple[str, ...] = ("docs/practice/quiz.md",)  # a question per H2
     lesson_pages: tuple[str, ...] = ("docs/track/",)  # a lesson per page
