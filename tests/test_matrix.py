@@ -273,7 +273,7 @@ def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(d
     target = "../reference/version-notes.md#notes-course-demo"
     badge = version_notes.page_badge(demo, data, demo.path)
     whole = "1 of the 2 claims on this page holds on the 2 JAX releases tested"
-    assert badge.startswith(f"[⚠ 1 of 2 claims hold on {span}]({target} \"{whole}")
+    assert badge.startswith(f'[⚠ 1 of 2 claims hold on {span}]({target} "{whole}')
     assert badge.endswith('; 1 broken on 0.11.2."){ .jd-compat }')
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
     assert version_notes.page_badge(demo, data, demo.path).startswith(

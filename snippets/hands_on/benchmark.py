@@ -1,7 +1,6 @@
 """Eager vs jit on heavy_score, a function dominated by one large matrix multiplication."""
 from jitkit import Timing, assert_faster, claim_ratio, count_compiles, time_it
 
-
 matmul_jit = jax.jit(jnp.matmul)
 
 # Eagerly, every operation is compiled and run as its own small XLA program.

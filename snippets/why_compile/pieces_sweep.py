@@ -1,6 +1,7 @@
 # Pieces (20 jitted calls from Python) vs the whole chain (one jitted call), from tiny to large
 # inputs; time_it blocks on every result, so queued work is always counted.
 import matplotlib.pyplot as plt
+
 from jitkit import claim_ratio, time_it
 
 sizes = [16, 256, 4_096, 65_536, 1_048_576]
