@@ -180,6 +180,7 @@ CHAPTER = """\
 # Chapter
 
 ## Dividing { #dividing }
+<!-- badge: must-read -->
 
 {bad}
 <!-- good -->
