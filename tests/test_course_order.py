@@ -3,13 +3,12 @@ it, unless it links there at or before its first use. Each term has one home cha
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 import pytest
 
 from engine.page.parser import read_page
-from engine.page.syntax import FENCE_OPEN, find_close
+from engine.page.syntax import linked_pages, outside_fences
 from tests.test_practice_links import CHAPTERS
 
 # term (as a reader meets it in prose) -> the chapter that teaches it
@@ -20,31 +19,18 @@ HOMES = {
     r"donat": "docs/course/pitfalls.md",
     r"tracer leak|leaked tracer|leaks? a tracer": "docs/course/debugging.md",
 }
-LINK = re.compile(r"\]\((?P<target>[^)\s#]+\.md)(?:#[^)\s]*)?\)")
 
 
 def paragraphs(text: str) -> list[str]:
     """The page's prose, paragraph by paragraph (code fences left out)."""
-    lines, kept, i = text.splitlines(), [], 0
-    while i < len(lines):
-        fence = FENCE_OPEN.match(lines[i])
-        if fence:
-            close = find_close([line + "\n" for line in lines], i, fence["fence"])
-            i = len(lines) if close is None else close + 1
-            kept.append("")
-            continue
-        kept.append(lines[i])
-        i += 1
-    return [p for p in re.split(r"\n\s*\n", "\n".join(kept)) if p.strip()]
+    prose = "".join(outside_fences(text.splitlines(keepends=True)))
+    return [p.strip("\n") for p in re.split(r"\n\s*\n", prose) if p.strip()]
 
 
 def first_use_without_link(page_path: str, text: str, term: str, home: str) -> str | None:
     """The paragraph where ``term`` first appears, if no link to ``home`` comes at or before it."""
-    here = posixpath.dirname(page_path)
     for paragraph in paragraphs(text):
-        links = {
-            posixpath.normpath(posixpath.join(here, m["target"])) for m in LINK.finditer(paragraph)
-        }
+        links = linked_pages(paragraph, page_path)
         if home in links:
             return None
         prose = re.sub(r"<!--.*?-->", "", paragraph)

@@ -6,7 +6,9 @@ cannot disagree about what a fence or a marker is.
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Iterator
 
 MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")
 
@@ -34,6 +36,25 @@ def fence_end(lines: list[str], i: int, fence: str) -> int:
     """The line after the fenced example opened on line ``i`` (an unclosed one runs to the end)."""
     close = find_close(lines, i, fence)
     return len(lines) if close is None else close + 1
+
+
+def outside_fences(lines: list[str]) -> Iterator[str]:
+    """The lines that are not in a fenced code block (a `## ` line in code is no heading)."""
+    i = 0
+    while i < len(lines):
+        fence = FENCE_OPEN.match(lines[i].rstrip("\n"))
+        if fence:
+            i = fence_end(lines, i, fence["fence"])
+            continue
+        yield lines[i]
+        i += 1
+
+
+def linked_pages(text: str, page: str) -> set[str]:
+    """The Markdown pages ``text`` (from ``page``) links to, as paths like ``page``'s."""
+    here = posixpath.dirname(page)
+    targets = (m["target"].split("#", 1)[0] for m in LINK.finditer(text))
+    return {posixpath.normpath(posixpath.join(here, t)) for t in targets if t.endswith(".md")}
 
 
 def strip_indent(line: str, indent: str) -> str:

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 
 from engine.page.model import Page
 from engine.page.policy import policy
-from engine.page.syntax import FENCE_OPEN, HEADING, find_close
+from engine.page.syntax import HEADING, linked_pages, outside_fences
 
-LINK = re.compile(r"\]\((?P<target>[^)\s]+\.md)(?:#[^)\s]*)?\)")
 HEADING_ID = re.compile(r"\{\s*#(?P<id>[\w-]+)\s*\}\s*$")
 
 
@@ -42,34 +41,20 @@ def items(pages: dict[str, Page], chapters: list[str]) -> list[Item]:
 
 
 def _item(kind: str, path: str, title: str, anchor: str, text: str, chapters: list[str]) -> Item:
-    here = posixpath.dirname(path)
-    linked = {posixpath.normpath(posixpath.join(here, m["target"])) for m in LINK.finditer(text)}
+    linked = linked_pages(text, path)
     return Item(kind, title, path, anchor, tuple(c for c in chapters if c in linked))
 
 
 def _sections(page: Page) -> list[tuple[str, str, str]]:
     """(title, id, text) of each H2 that has an id: one exercise or question each."""
     sections: list[tuple[str, str, list[str]]] = []
-    for line in _outside_code(page.text.splitlines(keepends=True)):
+    for line in outside_fences(page.text.splitlines(keepends=True)):
         heading, anchor = HEADING.match(line), HEADING_ID.search(line)
         if heading and len(heading[1]) == 2 and anchor:
             sections.append((heading["text"], anchor["id"], []))
         elif sections:
             sections[-1][2].append(line)
     return [(title, anchor, "".join(text)) for title, anchor, text in sections]
-
-
-def _outside_code(lines: list[str]):
-    """The lines that are not in a code fence (a `## ` line in code is no heading)."""
-    i = 0
-    while i < len(lines):
-        fence = FENCE_OPEN.match(lines[i].rstrip("\n"))
-        if fence:
-            close = find_close(lines, i, fence["fence"])
-            i = len(lines) if close is None else close + 1
-            continue
-        yield lines[i]
-        i += 1
 
 
 KIND_WORDS = {"exercise": "Exercise", "lesson": "Practice track", "quiz": "Quiz"}
