@@ -50,6 +50,7 @@ def install(session: nox.Session, *groups: str) -> None:
     # Exported on these machines; it makes every `import jax` in a uv-made venv ~3x slower.
     session.env["PYTHONDONTWRITEBYTECODE"] = None  # unset for every command of the session
     session.env["NO_MKDOCS_2_WARNING"] = os.environ.get("NO_MKDOCS_2_WARNING", "1")  # mkdocs<2
+    session.env["PYTHONPATH"] = str(ROOT)  # mkdocs.yml names the engine's Markdown extension
     frozen = "--locked" if os.environ.get("CI") else "--frozen"
     args = ["uv", "sync", frozen, "--no-default-groups"]
     for group in groups:

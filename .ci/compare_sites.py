@@ -100,7 +100,7 @@ def build(revision: str, folder: Path, venv: Path, caches: list[Path]) -> Path:
     for cache in caches:
         if cache.is_dir():
             shutil.copytree(cache, folder / ".cache" / cache.name, dirs_exist_ok=True)
-    env = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
+    env = os.environ | {"NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(folder)}  # the extension
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("JITDOCS_FRESH", None)
     env.pop("REPO_URL", None)  # the same (absent) repository link in both builds

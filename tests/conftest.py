@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+# A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
+# MkDocs imports before any hook runs: builds started from another folder find it here.
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("PYTHONPATH", str(ROOT))
+
 # `nox -s tests` names one empty folder for both pytest runs and every worker: each install line's
 # venv is then made once per run, and only the first kernel in it compiles jax's bytecode.
 SHARED_VENVS_VARIABLE = "JITDOCS_FRESH_VENVS"

@@ -27,6 +27,7 @@ markdown_extensions:
   - md_in_html
   - pymdownx.details
   - pymdownx.superfences
+  - engine.site.extension
 """
 CONFIG = CONFIG_FOR.format(hook=ROOT / "engine" / "site" / "hook.py")
 
@@ -81,29 +82,66 @@ def test_broken_page_fails_the_build_naming_file_and_line(tmp_path, page, messag
     assert message in done.stderr
 
 
-def test_each_page_is_parsed_once_per_build(tmp_path, monkeypatch):
-    """The hook, the renderer and the notebook writer share one parse of each page."""
+def test_each_page_is_read_and_parsed_once_per_build(tmp_path, monkeypatch):
+    """One read of each page file, one parse of its front matter and of its body: the hook, the
+    Markdown extension and the notebook writer share them."""
+    import builtins
+    import io
+
+    import yaml
     from mkdocs.commands.build import build as build_site
     from mkdocs.config import load_config
+    from mkdocs.utils import meta
 
     from engine.page import parser
 
-    parsed: list[str] = []
-    parse_page = parser.parse_page
+    events: list[tuple[str, str]] = []
+    pages = {tmp_path / "docs" / "index.md": "index", tmp_path / "docs" / "course" / "ch.md": "ch"}
+    inside: set[str] = set()  # a read or parse inside another (get_data's yaml.load) is part of it
 
-    def counted(page: str, *args, **kwargs):
-        parsed.append(page)
-        return parse_page(page, *args, **kwargs)
+    def spy(kind: str, real, name_of):
+        def called(*args, **kwargs):
+            outer = kind not in inside
+            name = name_of(*args, **kwargs) if outer else None
+            events.extend([(kind, name)] if name else [])
+            inside.add(kind)
+            try:
+                return real(*args, **kwargs)
+            finally:
+                if outer:
+                    inside.discard(kind)
 
-    monkeypatch.setattr(parser, "parse_page", counted)
+        return called
+
+    def opened(file, *args, **kwargs):
+        return pages.get(Path(file).resolve()) if isinstance(file, (str, Path)) else None
+
+    def front_matter(text, *args, **kwargs):  # a text that holds the chapter's front matter
+        text = text if isinstance(text, str) else ""
+        return "ch" if "description: One block." in text else None
+
     monkeypatch.setenv("JITDOCS_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "docs" / "course").mkdir(parents=True)
     (tmp_path / "mkdocs.yml").write_text(CONFIG)
     (tmp_path / "docs" / "index.md").write_text("# Home\n\n<!-- version-notes -->\n")
     chapter = "---\ndescription: One block.\n---\n\n# Chapter\n\n```python\nprint(2 + 2)\n```\n"
-    (tmp_path / "docs" / "course" / "chapter.md").write_text(chapter)
+    (tmp_path / "docs" / "course" / "ch.md").write_text(chapter)
+    real_open = builtins.open
+    monkeypatch.setattr(builtins, "open", spy("read", real_open, opened))
+    monkeypatch.setattr(io, "open", spy("read", real_open, opened))
+    monkeypatch.setattr(meta, "get_data", spy("front matter", meta.get_data, front_matter))
+    monkeypatch.setattr(yaml, "load", spy("front matter", yaml.load, front_matter))
+    body = spy("body", parser.parse_page, lambda page, *a, **k: Path(page).stem)
+    monkeypatch.setattr(parser, "parse_page", body)
     build_site(load_config(str(tmp_path / "mkdocs.yml")))
-    assert sorted(parsed) == ["docs/course/chapter.md", "docs/index.md"]
-    assert (tmp_path / "site" / "course" / "chapter.ipynb").is_file()  # the notebook was made
-    html = (tmp_path / "site" / "course" / "chapter" / "index.html").read_text()
+    assert sorted(events) == [
+        ("body", "ch"),
+        ("body", "index"),
+        ("front matter", "ch"),
+        ("read", "ch"),
+        ("read", "index"),
+    ]
+    assert (tmp_path / "site" / "course" / "ch.ipynb").is_file()  # the notebook was made
+    html = (tmp_path / "site" / "course" / "ch" / "index.html").read_text()
     assert "Download this page as a Jupyter notebook" in html and "<code>4" in html
+    assert '<meta name="description" content="One block.">' in html  # the one parse reached it

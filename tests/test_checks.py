@@ -11,7 +11,6 @@ import json
 import pytest
 from bs4 import BeautifulSoup
 
-from engine.page.claims import claims
 from engine.page.model import MarkupError
 from engine.run.pages import PageFailure, execute_pages
 from engine.site.notebooks import build_notebook
@@ -28,7 +27,7 @@ def test_a_check_is_a_fact_that_follows_its_block():
     lesson, check = parsed.blocks
     assert check.check == check.fact == "squaring 0-3 gives 0, 1, 4 and 9"
     assert not lesson.check
-    (claim,) = claims(parsed)
+    (claim,) = parsed.claims
     assert claim.kind == "fact" and claim.blocks == (1,)
 
 

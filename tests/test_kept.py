@@ -19,6 +19,7 @@ from pygments.lexers import PythonLexer
 
 from engine.page.model import ROOT
 from engine.run import terminal
+from engine.run.results import PageResult
 from engine.site import kept, sections
 
 RED = "\x1b[31mred\x1b[0m and plain"
@@ -112,29 +113,34 @@ def test_without_a_store_every_build_converts(conversion):
         assert unkept.conversions == 1 and unkept.path is None
 
 
-def test_the_hook_draws_coloured_outputs_from_the_store(tmp_path):
-    from engine.site import hook
+def test_the_renderer_draws_coloured_outputs_from_the_store(tmp_path):
+    from engine.site import render
 
     for conversions in (1, 0):
-        state = hook.BuildState(kept=kept.Conversions(tmp_path))
-        fence = hook.render_output(state, RED + "\n", "Output")
+        site = render.Site(tmp_path, kept=kept.Conversions(tmp_path))
+        fence = render.render_output(site, RED + "\n", "Output")
         key = fence.split("\n")[1]
-        html = hook.colour_outputs(state, f"<code>{key}\nred and plain\n</code>")
+        html = render.colour_outputs(site, f"<code>{key}\nred and plain\n</code>")
         assert html == f"<code>{terminal.to_html(RED)}\n</code>"
-        assert state.kept.colours.conversions == conversions
-        state.kept.save()
+        assert site.kept.colours.conversions == conversions
+        site.kept.save()
 
 
-def test_the_hook_wraps_each_page_in_sections_once(tmp_path):
-    from engine.site import hook
+def test_the_extension_wraps_each_page_in_sections_once(tmp_path):
+    from engine.page.parser import parse_page
+    from engine.site import extension, render
 
+    markdown_page = "# Demo\n\nOne.\n\n## Two\n\nSecond.\n"
+    md = markdown.Markdown(extensions=[extension.makeExtension()])
     for conversions in (1, 0):
-        site = hook.SiteHook()
-        site.state = hook.BuildState(kept=kept.Conversions(tmp_path))
-        page = SimpleNamespace(file=SimpleNamespace(src_uri="course/demo.md"))
-        assert site.on_page_content(PAGE, page, None, None) == sections.wrap_sections(PAGE)
-        assert site.state.kept.sections.conversions == conversions
-        site.on_post_build(None)
+        site = render.Site(tmp_path, kept=kept.Conversions(tmp_path))
+        site.pages["docs/demo.md"] = parse_page("docs/demo.md", markdown_page)
+        site.results["docs/demo.md"] = PageResult(outcomes=[], environment={})
+        extension.publish(site)
+        html = md.reset().convert(markdown_page)
+        assert html == sections.wrap_sections(markdown.markdown(markdown_page))
+        assert site.kept.sections.conversions == conversions
+        site.kept.save()
 
 
 def search_page(**changes):
@@ -244,10 +250,10 @@ def test_a_fresh_build_compiles_every_template_and_stores_them(tmp_path):
 
 
 def test_the_hook_gives_the_theme_the_compiled_templates(tmp_path):
-    from engine.site import hook
+    from engine.site import hook, render
 
     site = hook.SiteHook()
-    site.state = hook.BuildState(kept=kept.Conversions(tmp_path))
+    site.site = render.Site(tmp_path, kept=kept.Conversions(tmp_path))
     env = site.on_env(Environment(), None, None)
     assert isinstance(env.bytecode_cache, FileSystemBytecodeCache)
     assert env.bytecode_cache.directory == str(tmp_path / kept.TEMPLATES)

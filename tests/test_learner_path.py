@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import types
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from test_notebooks import PAGES, install_line
 from check_solution import exercise_ids
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.site import hook, setup_steps
+from engine.site import render, setup_steps
 from engine.site.notebooks import build_notebook, dumps
 
 SETUP = "about/run-it-yourself.md"
@@ -88,12 +87,10 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
 
 
 def test_every_notebook_download_link_is_followed_by_the_setup_link():
-    page = types.SimpleNamespace(
-        file=types.SimpleNamespace(src_uri="course/why-compile.md"), meta={}
-    )
     parsed = read_page("docs/course/why-compile.md")
-    state = hook.BuildState(pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
-    _, _, link = hook.render_download_link(state, parsed, "course/why-compile.ipynb", page)
+    site = render.Site(ROOT, pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
+    site.notebooks[parsed.path] = {}
+    link = render.render_download_link(site, parsed)
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
 
 

@@ -8,7 +8,6 @@ import textwrap
 import pytest
 import yaml
 
-from engine.page.claims import claims
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
 from engine.run import pages
@@ -46,7 +45,7 @@ def release(jax: str, verdicts: dict) -> dict:
 
 
 def all_hold(pages, jax: str = PINNED) -> dict:
-    ids = {c.id: {"verdict": version_notes.HOLDS} for p in pages for c in claims(p)}
+    ids = {c.id: {"verdict": version_notes.HOLDS} for p in pages for c in p.claims}
     return {"aliases": {}, "releases": [release(jax, ids)]}
 
 
@@ -70,14 +69,14 @@ def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
 
     before, after = real_page(), real_page(copy.read_text(encoding="utf-8"))
     assert [b.line + 4 for b in before.blocks] == [b.line for b in after.blocks]  # lines moved
-    assert len(claims(before)) >= 5
-    assert claims(before) == claims(after)
+    assert len(before.claims) >= 5
+    assert before.claims == after.claims
 
 
 def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     demo = fence("assert 1 + 1 == 2", "fact: addition works")
     old, new = page(demo), page(demo.replace("1 + 1", "2 + 0"))
-    (old_id,), (new_id,) = [c.id for c in claims(old)], [c.id for c in claims(new)]
+    (old_id,), (new_id,) = [c.id for c in old.claims], [c.id for c in new.claims]
     assert old_id != new_id and old_id.startswith("course/demo/fact-")
     data = all_hold([old], PINNED)
     assert version_notes.stale([new], data, PINNED) != []
@@ -94,7 +93,7 @@ def test_a_repeated_block_gets_its_own_id():
     demo = page(
         fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one")
     )
-    ids = [c.id for c in claims(demo)]
+    ids = [c.id for c in demo.claims]
     assert len(set(ids)) == 2 and ids[1] == ids[0] + "-2"
 
 
@@ -115,7 +114,7 @@ def test_guard_fails_when_a_contract_is_added_or_removed():
     section = "\n\n## A new section\n<!-- badge: extra -->\n\n"
     added = real_page(original.rstrip("\n") + section + pair)
     (problem,) = version_notes.stale([added], data, PINNED)
-    (new_claim,) = set(c.id for c in claims(added)) - set(data["releases"][0]["verdicts"])
+    (new_claim,) = set(c.id for c in added.claims) - set(data["releases"][0]["verdicts"])
     assert f"no verdict for {new_claim}" in problem
 
     parsed = real_page()
@@ -214,7 +213,7 @@ def demo_data():
         + fence("1", "good")
         + fence("assert 1 + 1 == 2", "fact: addition works")
     )
-    contract, fact = (c.id for c in claims(demo))
+    contract, fact = (c.id for c in demo.claims)
     broken = {"verdict": "broken", "where": "docs/course/demo.md:3", "error": "❌ `<ran>` fine"}
     data = {
         "aliases": {},
@@ -259,12 +258,12 @@ def test_page_note_says_which_claims_hold_where(demo_data):
         f"0 of the 2 claims on this page hold on {tested}; 2 not run on 0.11.2 and {PINNED}."
     )
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"] = {
-        c.id: {"verdict": "holds"} for c in claims(demo)
+        c.id: {"verdict": "holds"} for c in demo.claims
     }
-    start, end, text = version_notes.page_note_edit(demo, data)
-    assert (start, end) == (7, 7) and text.endswith("{ .jd-compat }\n")
-    assert version_notes.page_note_edit(page("# x\n", "docs/practice/x.md"), data) is None
-    assert version_notes.page_note_edit(page("No title here.\n"), data) is None
+    text = version_notes.title_badge(demo, data)
+    assert demo.title_end == 7 and text.endswith("{ .jd-compat }\n")
+    assert version_notes.title_badge(page("# x\n", "docs/practice/x.md"), data) == ""
+    assert page("No title here.\n").title_end == 0  # no place for it: Page.pieces has none
 
 
 def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(demo_data):
@@ -307,11 +306,9 @@ def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
     _, data = demo_data
     plain = page("# Plain\n\nProse only.\n\n" + fence("print(1)"), "docs/track/plain.md")
     assert version_notes.page_note(plain, data, plain.path) == ""
-    assert version_notes.page_note_edit(plain, data) is None
+    assert version_notes.title_badge(plain, data) == ""
     index = parse_page("docs/track/index.md", (ROOT / "docs/track/index.md").read_text("utf-8"))
-    assert (
-        version_notes.page_note_edit(index, version_notes.load(ROOT / version_notes.DATA)) is None
-    )
+    assert version_notes.title_badge(index, version_notes.load(ROOT / version_notes.DATA)) == ""
     data["releases"][2]["other"] = ["docs/track/plain.md:5: AssertionError at `assert 0`"]
     note = version_notes.page_note(plain, data, plain.path)
     check = "[check](../reference/version-notes.md)"

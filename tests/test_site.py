@@ -55,7 +55,7 @@ def test_version_notes_list_every_contract_and_fact_with_links():
 
 
 def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
-    from engine.site.hook import unwrap_plain_tokens
+    from engine.site.render import unwrap_plain_tokens
 
     name, space = '<span class="n">x</span>', '<span class="w"> </span>'
     styled = '<span class="o">=</span><span class="nb">len</span>'

@@ -32,9 +32,7 @@ SVG = '<svg width="460.8pt" height="345.6pt">{}</svg>'
 
 
 def test_only_pages_that_offer_a_notebook_ask_for_a_view():
-    asking = [
-        p for p in PAGES if notebook_view.front_matter(read_page(p)).get(notebook_view.OPT_IN)
-    ]
+    asking = [p for p in PAGES if read_page(p).meta.get(notebook_view.OPT_IN)]
     assert "docs/practice/exercises.md" in asking
     assert all(wants_notebook(p) for p in asking), asking
     assert notebook_view.view_uri("docs/course/pitfalls.md") == "course/pitfalls/notebook.ipynb"

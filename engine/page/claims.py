@@ -28,8 +28,9 @@ def _normalized(source: str) -> str:
     return "\n".join(line.rstrip() for line in source.splitlines() if line.strip())
 
 
-def claims(page: Page) -> list[Claim]:
-    """Every contract and fact on the page, in page order, with its stable id and its anchor."""
+def find_claims(page: Page) -> list[Claim]:
+    """Every contract and fact on the page, in page order, with its stable id and its anchor
+    (the parser stores them as ``page.claims``)."""
     stem = page.path.removeprefix("docs/").removesuffix(".md")
     found, seen, counts = [], Counter(), Counter()
     for index, block in enumerate(page.blocks):
@@ -47,4 +48,4 @@ def claims(page: Page) -> list[Claim]:
 
 def by_block(page: Page) -> dict[tuple[int, str], Claim]:
     """The page's claims by (the index of their first block, kind)."""
-    return {(claim.blocks[0], claim.kind): claim for claim in claims(page)}
+    return {(claim.blocks[0], claim.kind): claim for claim in page.claims}

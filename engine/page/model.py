@@ -128,7 +128,22 @@ class Page:
     description: str = ""  # the front matter's one-sentence description
     learn: str = ""  # the front matter's `learn:` line: what a reader can do after the page
     title_end: int = 0  # where the line after the H1 starts (0: no H1 before the first block)
-    front_matter: str = ""  # the YAML between the front matter's fences
+    meta: dict = field(default_factory=dict)  # the front matter's fields, read once
+    claims: list = field(default_factory=list)  # engine.page.claims.Claim, found once
+
+    def pieces(self) -> list[str | Block | Directive]:
+        """The page in order: the text between its nodes, each block and directive, and
+        ``AFTER_TITLE`` where the line after the H1 starts; what a reader of the page walks."""
+        spans = [(node.start, node.end, node) for node in (*self.blocks, *self.directives)]
+        spans += [(self.title_end, self.title_end, AFTER_TITLE)] if self.title_end else []
+        found, at = [], 0
+        for start, end, node in sorted(spans, key=lambda span: span[:2]):
+            found += [self.text[at:start], node]
+            at = end
+        return [*found, self.text[at:]]
+
+
+AFTER_TITLE = "after-title"  # a piece of a page: where its download link and badge go
 
 
 def page_slug(page_path: str | Path) -> str:

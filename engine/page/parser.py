@@ -12,12 +12,12 @@ from pathlib import Path
 
 from mkdocs.utils import meta
 
+from engine.page.claims import find_claims
 from engine.page.markers import MARKERS, MarkerSpec
 from engine.page.model import BADGES, ROOT, Block, Directive, MarkupError, Page, page_slug
 from engine.page.policy import policy
 from engine.page.syntax import (
     FENCE_OPEN,
-    FRONT_MATTER,
     HEADING,
     MARKER_LINE,
     PYTHON_WORDS,
@@ -69,6 +69,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
     _check_checks(result)
     if page.startswith(policy(root).badged_pages):
         _check_badges(source, sections)
+    result.claims = find_claims(result)
     return result
 
 
@@ -244,11 +245,9 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     text = (root / page).read_text(encoding="utf-8")
     body, offset = split_front_matter(text)
     parsed = parse_page(page, body, offset, root)
-    front = FRONT_MATTER.match(text)
-    parsed.front_matter = front[1] if front else ""
-    _, fields = meta.get_data(text)  # mkdocs' own front-matter reader: the fields it renders
+    _, parsed.meta = meta.get_data(text)  # mkdocs' own front-matter reader, the one read
     parsed.description, parsed.learn = (
-        str(fields.get(name) or "").strip() for name in ("description", "learn")
+        str(parsed.meta.get(name) or "").strip() for name in ("description", "learn")
     )
     return parsed
 

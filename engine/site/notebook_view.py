@@ -38,10 +38,6 @@ LINK_TEXT = "View as notebook"
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
-def front_matter(page: Page) -> dict:
-    return yaml.safe_load(page.front_matter) or {}
-
-
 def view_uri(page_path: str) -> str:
     """``docs/course/why-compile.md`` -> ``course/why-compile/notebook.ipynb``, so the view is
     served at ``course/why-compile/notebook/``, under the page it mirrors."""
@@ -50,7 +46,7 @@ def view_uri(page_path: str) -> str:
 
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
-    meta = front_matter(page)
+    meta = page.meta
     if not meta.get(OPT_IN):
         return
     uri = view_uri(page.path)
@@ -130,11 +126,11 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
     return "\n".join(images)
 
 
-def link(page) -> str:
+def link(page: Page) -> str:
     """Markdown after the page's download link: its notebook view, when it has one."""
     if not page.meta.get(OPT_IN):
         return ""
-    stem = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
+    stem = posixpath.splitext(posixpath.basename(page.path))[0]
     return f" · [{LINK_TEXT}]({stem}/notebook.ipynb){{ .jd-view }}"
 
 

@@ -15,7 +15,6 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from engine.page.claims import claims
 from engine.page.model import ROOT, Page
 from engine.page.policy import policy
 
@@ -63,7 +62,7 @@ def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     problems = []
     if pinned not in {r["jax"] for r in tested(data)}:
         problems.append(f"the data has no run of the pinned jax {pinned}")
-    page_ids = {claim.id: page.path for page in pages for claim in claims(page)}
+    page_ids = {claim.id: page.path for page in pages for claim in page.claims}
     aliases = data.get("aliases", {})
     known = set(page_ids) | {aliases[i] for i in page_ids if i in aliases}
     for release in tested(data):
@@ -183,7 +182,7 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
     """The line under a course or track page's title; "" with no claim and nothing failing."""
     releases = tested(data)
     checks, failed_on = failing_checks(page, data)
-    ids = [claim.id for claim in claims(page)]
+    ids = [claim.id for claim in page.claims]
     if not releases or (not ids and not checks):
         return ""
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
@@ -235,7 +234,7 @@ def page_badge(page: Page, data: dict | None, here: str) -> str:
     if not note:
         return ""
     releases = tested(data)
-    ids = [claim.id for claim in claims(page)]
+    ids = [claim.id for claim in page.claims]
     held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
     span = f"JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     if not ids:
@@ -255,14 +254,10 @@ def notes_anchor(path: str) -> str:
     return "notes-" + re.sub(r"[^a-z0-9]+", "-", path.removeprefix("docs/").removesuffix(".md"))
 
 
-def page_note_edit(page: Page, data: dict | None) -> tuple[int, int, str] | None:
-    """An edit that puts the page badge on the line after the H1 of course and track pages."""
-    if not page.path.startswith(policy().noted_pages) or not page.title_end:
-        return None
-    badge = page_badge(page, data, page.path)
-    if not badge:
-        return None
-    return page.title_end, page.title_end, f"\n{badge}\n"
+def title_badge(page: Page, data: dict | None) -> str:
+    """The page badge, for the line after the H1 of course and track pages."""
+    badge = page_badge(page, data, page.path) if page.path.startswith(policy().noted_pages) else ""
+    return f"\n{badge}\n" if badge else ""
 
 
 # ---------------------------------------------------------------- the version-notes page
@@ -294,7 +289,7 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
 def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
     """One table row per contract and fact of a page, and the claims' matrix ids."""
     rows = []
-    found = claims(parsed)
+    found = parsed.claims
     for claim in found:
         block = parsed.blocks[claim.blocks[0]]
         if claim.kind == "contract":

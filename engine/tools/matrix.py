@@ -28,7 +28,6 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.page.claims import claims
 from engine.page.model import ROOT, Page
 from engine.page.parser import read_pages
 from engine.site.version_notes import BROKEN, DATA, HOLDS, NOT_RUN, load, pinned_versions
@@ -43,7 +42,7 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
     """Each claim's verdict from a drift run of the page (its failures and block outcomes)."""
     result = {}
     crashed = next((f.summary for f in failures if f.index is None), "")
-    for claim in claims(page):
+    for claim in page.claims:
         broke = [f for f in failures if f.index in claim.blocks]
         if broke:
             first = broke[0]
@@ -82,7 +81,7 @@ def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
         print(f"matrix: {page.path}", file=sys.stderr, flush=True)
         report = drift.check_page(page, cache_dir, CACHE_DIR, fingerprint)
         entry["verdicts"].update(verdicts(page, report.failures, report.outcomes))
-        in_claims = {i for claim in claims(page) for i in claim.blocks}
+        in_claims = {i for claim in page.claims for i in claim.blocks}
         entry["other"] += [
             f"{f.where}: {f.summary}" for f in report.failures if f.index not in in_claims
         ]

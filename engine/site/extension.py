@@ -1,0 +1,69 @@
+"""The Python-Markdown extension that renders every page of the site from its run.
+
+Any builder that runs Markdown extensions renders the same page bodies: MkDocs (whose hook
+runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (the first
+page rendered starts the run step, from the cache when it is warm). The preprocessor knows a
+page by its text; other Markdown passes through untouched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markdown import Extension
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from engine.page.model import MarkupError
+from engine.page.syntax import MARKER_LINE
+from engine.site import render
+from engine.site.render import Site
+
+_published: list[Site] = []  # the run step's Site for this build: one at a time
+
+
+def publish(site: Site) -> None:
+    _published[:] = [site]
+
+
+def published() -> Site:
+    """This build's Site; without a hook to publish it, the run step's, from the project in the
+    working folder (where a builder reads mkdocs.yml)."""
+    if not _published:
+        from engine.site.run_step import standalone  # imports the engine's run layer
+
+        publish(standalone(Path.cwd()))
+    return _published[0]
+
+
+class JitDocsExtension(Extension):
+    def extendMarkdown(self, md) -> None:
+        # before normalize_whitespace (30): the text is still the page's as the builder gave it
+        md.preprocessors.register(PagePreprocessor(md), "jitdocs", 35)
+        md.postprocessors.register(PageHtml(md), "jitdocs-html", 5)  # after raw HTML is back
+
+
+def makeExtension(**kwargs) -> JitDocsExtension:
+    return JitDocsExtension(**kwargs)
+
+
+class PagePreprocessor(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        site = published()
+        path = site.page_of("\n".join(lines))
+        if path is None and any(MARKER_LINE.match(line) for line in lines):
+            raise MarkupError(
+                "a page with jitdocs markers that the run step did not read (did it change "
+                f"during the build?): {next((line for line in lines if line.strip()), '')!r}"
+            )
+        self.md.jitdocs_page = path  # for the postprocessor
+        return render.render_page(site, path).split("\n") if path else lines
+
+
+class PageHtml(Postprocessor):
+    def run(self, text: str) -> str:
+        if not getattr(self.md, "jitdocs_page", None):
+            return text
+        site = published()
+        html = render.unwrap_plain_tokens(render.colour_outputs(site, text))
+        return site.kept.sections(html)

@@ -1,0 +1,244 @@
+"""Render a page from its run: the page's tree (``Page.pieces``) with each block's real
+outputs, its directives and its notes, as Markdown; then its HTML's coloured outputs.
+
+``engine.site.run_step`` makes the ``Site`` (every page parsed and run once);
+``engine.site.extension`` calls these as a Python-Markdown extension.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import posixpath
+import re
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.page.claims import by_block
+from engine.page.markers import marker_table
+from engine.page.model import AFTER_TITLE, BADGES, Block, Directive, Page
+from engine.page.syntax import code_fence
+from engine.run import terminal
+from engine.run.results import Outcome, PageResult
+from engine.site import course_table, notebook_view, practice, setup_steps, version_notes
+from engine.site.error_index import Index
+from engine.site.kept import Conversions
+from engine.site.notebooks import notebook_uri
+
+
+@dataclass
+class Site:
+    """What rendering needs from the run step: every page, its results, and the site's parts."""
+
+    root: Path
+    pages: dict[str, Page] = field(default_factory=dict)  # parsed once per build
+    results: dict[str, PageResult] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
+    files: dict[str, str] = field(default_factory=dict)  # what the site adds: uri -> content
+    figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
+    notebooks: dict[str, dict] = field(default_factory=dict)  # page -> its notebook
+    course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
+    practice: list[practice.Item] = field(default_factory=list)  # exercises, lessons, questions
+    compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
+    errors: Index = field(default_factory=Index)  # from the ❌ blocks
+    site_url: str = ""  # for the set-up page's download address
+    kept: Conversions = field(default_factory=Conversions)  # kept between builds
+    coloured: dict[str, str] = field(default_factory=dict)  # an output's key -> its HTML
+
+    def page_of(self, text: str) -> str | None:
+        """The page whose body ``text`` is (builders strip the front matter, and some the
+        blank lines around it); None for Markdown that is no page of the site."""
+        wanted = text.strip()
+        found = [path for path, page in self.pages.items() if page.text.strip() == wanted]
+        return found[0] if len(found) == 1 else None
+
+    def environment(self) -> dict:
+        """Where this build ran its pages (the cache key holds the versions, so they agree)."""
+        return next((r.environment for r in self.results.values() if r.environment), {})
+
+
+# ---------------------------------------------------------------- a page
+
+
+def render_page(site: Site, path: str) -> str:
+    """The page's Markdown with each block's real outputs, its directives and its notes."""
+    page = site.pages[path]
+    if path in site.failures:
+        return render_failure(site.failures[path]) + page.text
+    result = site.results[path]
+    ids = by_block(page)
+    parts = []
+    for piece in page.pieces():
+        if isinstance(piece, Block):
+            index = piece.number - 1
+            parts.append(render_block(site, piece, result.outcomes[index], index, ids))
+        elif isinstance(piece, Directive):
+            parts.append(render_directive(site, piece, path))
+        elif piece is AFTER_TITLE:
+            parts.append(render_download_link(site, page))
+            parts.append(version_notes.title_badge(page, site.compatibility or None))
+        else:
+            parts.append(piece)
+    if path in {chapter for _, chapter in site.course}:
+        parts.append("\n\n" + practice.box(path, site.practice))
+    return "".join(parts) + render_provenance(result, site.environment())
+
+
+def render_failure(message: str) -> str:
+    """An admonition with the failure (file, line, message) above the page's own text."""
+    title = "This page's code failed (preview only: `nox -s docs` stops on it)"
+    message = terminal.strip_colour(terminal.clean(message))
+    return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
+
+
+def render_download_link(site: Site, page: Page) -> str:
+    """The notebook's download link, on the line after the page's H1."""
+    if page.path not in site.notebooks:
+        return ""
+    here = posixpath.dirname(src_uri(page)) or "."
+    uri = notebook_uri(page.path)
+    name = posixpath.basename(uri)
+    setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
+    has_setup = f"docs/{setup_steps.SETUP_DOC}" in site.pages  # a test site may have none
+    return (
+        f"\n[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
+        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}'
+        + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
+        + "\n"
+    )
+
+
+def src_uri(page: Page) -> str:
+    return page.path.removeprefix("docs/")
+
+
+def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:
+    parts = [render_code(block)]
+    if outcome.skipped:
+        parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
+    if outcome.output:
+        parts.append(render_output(site, outcome.output, "Output"))
+    if outcome.error_type:
+        parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
+        parts += site.errors.link(block)
+    for number, figure in enumerate(outcome.figures):
+        uris = site.figure_uris[(block.page, index, number)]
+        parts.append(render_figure(figure.alt, uris, block.page, figure.size))
+    if block.fact and not block.check:
+        fact_id = ids[(index, "fact")].anchor
+        parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
+    body = "\n\n".join(parts)
+    if block.check:
+        body = render_check(block.check, ids[(index, "fact")].anchor, body)
+    elif block.bad:
+        title = f"❌ Don't: {block.bad.headline()}"
+        pair_id = ids[(index, "contract")].anchor
+        body = (
+            f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
+            f'!!! failure "{title}"\n\n{_indent(body)}'
+        )
+    elif block.good:
+        body = f'!!! success "✅ Do instead"\n\n{_indent(body)}\n\n</div>'
+    return _indent(body + "\n", block.indent) + "\n"
+
+
+def render_check(statement: str, anchor: str, body: str) -> str:
+    """A check, folded under the statement it proves: the reader sees that it ran, and can open
+    its code."""
+    title = html.escape(f"Checked on every build: {statement}")  # the admonition has the tick
+    return (
+        f'<div class="jd-check" id="{anchor}" markdown>\n\n'
+        f'??? success "{title}"\n\n{_indent(body)}\n\n</div>'
+    )
+
+
+def render_output(site: Site, text: str, title: str) -> str:
+    """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
+    once the page is HTML: here the fence holds the text without them, after a line with the
+    key of its coloured HTML (raw HTML would not survive inside an admonition)."""
+    if not terminal.has_colour(text):
+        return code_fence("text", text, f'title="{title}"')
+    key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    site.coloured[key] = site.kept.colours(text.rstrip("\n")) + "\n"
+    return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
+
+
+COLOUR_KEY = "jitdocs-colour-"
+COLOURED_CODE = re.compile(rf"(<code[^>]*>)({COLOUR_KEY}[0-9a-f]{{16}})\n.*?(</code>)", re.DOTALL)
+
+
+def colour_outputs(site: Site, content: str) -> str:
+    """Swap each coloured output's placeholder text for its HTML (nbconvert's ``ansi-*`` spans,
+    as the notebook view has; docs/assets/jitdocs.css colours them in light and dark)."""
+    return COLOURED_CODE.sub(lambda m: m[1] + site.coloured[m[2]] + m[3], content)
+
+
+def render_code(block: Block) -> str:
+    title = f'title="{block.filename}"' if block.snippet else ""
+    code = code_fence("pycon" if block.is_doctest else "python", block.source, title)
+    if block.collapse_code:
+        return f'??? abstract "Show the code"\n\n{_indent(code)}'
+    return code
+
+
+def render_figure(alt: str, uris: tuple[str, str], page_path: str, size=None) -> str:
+    here = posixpath.dirname(page_path.removeprefix("docs/"))
+    alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
+    # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);
+    # lazy loading means the variant hidden by the colour scheme is never downloaded.
+    attrs = ".jd-figure" + (f' width="{size[0]}" height="{size[1]}"' if size else "")
+    attrs += ' loading="lazy" decoding="async"'
+    return (
+        f"![{alt_text}]({light}#only-light){{ {attrs} }}\n"
+        f"![{alt_text}]({dark}#only-dark){{ {attrs} }}"
+    )
+
+
+def render_directive(site: Site, directive: Directive, page_path: str) -> str:
+    if directive.name == "version-notes":
+        data = site.compatibility or None
+        return version_notes.render(site.pages, data, site.environment(), page_path)
+    if directive.name == "marker-table":
+        return marker_table()
+    if directive.name == "install":
+        steps = setup_steps.render(directive.value, site.site_url)
+        return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
+    if directive.name == "course-table":
+        return course_table.render(site.course, site.pages, page_path)
+    if directive.name == "practice-counts":
+        return practice.counts(site.practice) + "\n"
+    if directive.name == "error-index":
+        return site.errors.render(page_path, site.compatibility or None)
+    label = BADGES[directive.value].label
+    badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
+    return f"{directive.indent}{badge}\n"
+
+
+# Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
+# Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
+PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
+
+
+def unwrap_plain_tokens(content: str) -> str:
+    return PLAIN_TOKEN.sub(r"\1", content)
+
+
+def render_provenance(result: PageResult, build_env: dict) -> str:
+    env = result.environment or build_env
+    if not env:
+        return ""
+    what = "Outputs on this page were produced" if result.outcomes else "This site was built"
+    return (
+        '\n\n<div class="jd-provenance" markdown>\n\n'
+        f"{what} by running its code with **JAX {env['jax']}** (jaxlib {env['jaxlib']}), "
+        f"Python {env['python']} on {env['platform']}, device {env['device']}, "
+        f"on {env['produced']}. Timings were measured on that build machine. "
+        "Every example starts from `import jax`, `import jax.numpy as jnp`, "
+        "`import numpy as np` and `from jax import lax`.\n\n</div>\n"
+    )
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return textwrap.indent(text, prefix, lambda line: bool(line.strip()))

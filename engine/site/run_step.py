@@ -1,0 +1,141 @@
+"""The run step: parse and run every page once, and make the files the site adds (charts,
+notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts; under a
+builder without hooks (Zensical) the Markdown extension calls ``standalone`` on its first page,
+and ``python -m engine.site.run_step SITE_DIR`` writes the added files after the build.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.page.model import MarkupError, Page, page_slug
+from engine.page.parser import read_page
+from engine.page.policy import policy
+from engine.page.syntax import split_front_matter
+from engine.run import record
+from engine.run.pages import PageFailure, execute_pages
+from engine.site import course_table, practice, setup_steps, version_notes
+from engine.site.error_index import Index
+from engine.site.kept import Conversions
+from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.site.render import Site
+
+FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
+CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
+
+log = logging.getLogger("mkdocs.jitdocs")
+
+
+def cache_settings(root: Path) -> tuple[Path, bool]:
+    """The page cache's folder, and whether this build ignores it."""
+    cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
+    return cache_dir, os.environ.get(FRESH_VARIABLE) == "1"
+
+
+def run_site(
+    root: Path,
+    paths: list[str],
+    config: dict,
+    preview: bool = False,
+    kept: Callable[[Path, bool], Conversions] | None = None,
+) -> Site:
+    """Parse and run the pages at ``paths`` (relative to ``root``); ``config`` is mkdocs.yml's
+    (its nav and site_url). ``preview``: a failing page shows its error, the others go on."""
+    cache_dir, fresh = cache_settings(root)
+    site = Site(root, kept=(kept or Conversions)(cache_dir, fresh))
+    for path in paths:
+        try:
+            site.pages[path] = read_page(path, root)
+        except MarkupError as error:
+            if not preview:
+                raise
+            site.failures[path] = str(error)
+            text = split_front_matter((root / path).read_text(encoding="utf-8"))[0]
+            site.pages[path] = Page(path, text=text)  # shown as written, under its error
+    record_to = record.record_file()  # `nox -s tests`: its examples report this run
+    keep_going = None
+    if preview or record_to:  # a failing page shows its error; the others go on
+        keep_going = lambda page, error: keep_failure(page, error, site.failures)  # noqa: E731
+    runnable = [page for path, page in site.pages.items() if path not in site.failures]
+    results = execute_pages(runnable, fresh, cache_dir, on_failure=keep_going, record_to=record_to)
+    site.results = {path: results[path] for path in results if path not in site.failures}
+    for path, result in site.results.items():
+        add_figures(site, site.pages[path], result)
+        add_notebook(site, site.pages[path], result, config.get("site_url") or "")
+    add_robots_txt(site, config.get("site_url") or "")
+    site.files[setup_steps.CHECKER_URI] = setup_steps.checker_script(root)
+    site.site_url = config.get("site_url") or ""
+    site.course = course_table.course_nav(config.get("nav") or [])
+    site.practice = practice.items(site.pages, [path for _, path in site.course])
+    site.compatibility = version_notes.load(root / version_notes.DATA) or {}
+    site.errors = Index.of(site.pages, site.results)
+    log.info(version_notes.summary(list(site.pages.values()), site.compatibility or None))
+    return site
+
+
+def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> None:
+    """Preview and `nox -s tests` only: remember the error for the page, and say so loudly (at
+    INFO: mkdocs' strict mode turns any warning into a stopped server, or a stopped test run
+    that would not report the failing examples)."""
+    failures[page.path] = str(error)
+    log.info("jitdocs: PAGE FAILED, its error is shown on the page:\n%s", error)
+
+
+def add_figures(site: Site, page: Page, result) -> None:
+    """Each chart's light and dark SVG, named by their content."""
+    for index, outcome in enumerate(result.outcomes):
+        for number, figure in enumerate(outcome.figures):
+            uris = figure.uris(page_slug(page.path))
+            for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
+                site.files.setdefault(uri, svg)
+            site.figure_uris[(page.path, index, number)] = uris
+
+
+def add_notebook(site: Site, page: Page, result, site_url: str) -> None:
+    """A chapter page (or the exercise workbook) as a Jupyter notebook next to it, with the
+    outputs this build recorded (so a cached page needs no new run for its notebook)."""
+    if not wants_notebook(page.path):
+        return
+    notebook = build_notebook(
+        page,
+        outcomes=result.outcomes,
+        environment=result.environment,
+        site_url=site_url,
+        root=site.root,
+    )
+    site.notebooks[page.path] = notebook
+    site.files[notebook_uri(page.path)] = dumps(notebook)
+
+
+def add_robots_txt(site: Site, site_url: str) -> None:
+    """robots.txt names the sitemap by its full address, so it follows ``site_url``."""
+    site_url = site_url.rstrip("/")
+    sitemap = [f"Sitemap: {site_url}/sitemap.xml"] if site_url else []
+    site.files["robots.txt"] = "\n".join(["User-agent: *", "Allow: /", *sitemap]) + "\n"
+
+
+def standalone(root: Path) -> Site:
+    """The run step for a builder without hooks: mkdocs.yml read as MkDocs reads it (``!ENV``
+    included), every Markdown file under its docs_dir run."""
+    from mkdocs.utils.yaml import yaml_load  # the YAML tags MkDocs' config uses
+
+    with open(root / "mkdocs.yml", encoding="utf-8") as file:
+        config = yaml_load(file)
+    docs = root / config.get("docs_dir", "docs")
+    paths = sorted(path.relative_to(root).as_posix() for path in docs.rglob("*.md"))
+    return run_site(root, paths, config)
+
+
+def write_files(site: Site, site_dir: Path) -> None:
+    for uri, content in site.files.items():
+        target = site_dir / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+
+
+if __name__ == "__main__":  # after `zensical build`: the files the site adds, from the cache
+    write_files(standalone(Path.cwd()), Path(sys.argv[1]))
