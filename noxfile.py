@@ -81,6 +81,26 @@ def docs(session: nox.Session) -> None:
     session.run("mkdocs", "build", "--strict", *args, env=env)
 
 
+ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
+
+
+@nox.session(python=PYTHON)
+def zensical(session: nox.Session) -> None:
+    """Build the same site with Zensical, Material's successor, into .cache/zensical-site/."""
+    install(session, "docs", "zensical")
+    build_with_zensical(session, ZENSICAL_SITE)
+
+
+def build_with_zensical(session: nox.Session, site: str) -> None:
+    """No hooks there: the Markdown extension runs the pages (from the run cache when warm),
+    then the run step writes the files the site adds (charts, notebooks). Never `--clean`: it
+    deletes all of .cache/, the run cache included."""
+    env = {"JITDOCS_BUILD_DIR": site} | repo_url()
+    session.run("python", "-m", "engine.site.run_step", "before")
+    session.run("python", "-m", "zensical", "build", "--strict", env=env)
+    session.run("python", "-m", "engine.site.run_step", site, env=env)
+
+
 @nox.session(python=PYTHON)
 def serve(session: nox.Session) -> None:
     """Preview the site with live reload at http://127.0.0.1:8000."""
@@ -160,7 +180,7 @@ def tests(session: nox.Session) -> None:
     there is none and the session runs as root; elsewhere the browser tests are reported as not
     run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
     """
-    install(session, "test")
+    install(session, "test", "zensical")
     ensure_browser(session)
     tmp = short_temp(session)
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
@@ -172,6 +192,8 @@ def tests(session: nox.Session) -> None:
         env[RUN_RECORD_VARIABLE] = str(run_record)
         session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
         env["JITDOCS_SITE_DIR"] = str(site)
+        build_with_zensical(session, ZENSICAL_SITE)  # from the run cache the build just filled
+        env["JITDOCS_ZENSICAL_SITE_DIR"] = str(ROOT / ZENSICAL_SITE)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")
     session.run(

@@ -137,5 +137,17 @@ def write_files(site: Site, site_dir: Path) -> None:
         target.write_text(content, encoding="utf-8")
 
 
-if __name__ == "__main__":  # after `zensical build`: the files the site adds, from the cache
-    write_files(standalone(Path.cwd()), Path(sys.argv[1]))
+def forget_zensical_pages(root: Path) -> None:
+    """Zensical keeps each rendered page in .cache/ by its text alone; outputs also depend on
+    snippets, JAX and the engine, so each build renders every page again (the run cache keeps
+    it quick). Its entries are the files there; the folders are ours."""
+    for entry in (root / ".cache").glob("*"):
+        if entry.is_file() and entry.name.isdigit():
+            entry.unlink()
+
+
+if __name__ == "__main__":  # `before` a Zensical build, or after it with the site's folder
+    if sys.argv[1:] == ["before"]:
+        forget_zensical_pages(Path.cwd())
+    else:  # the files the site adds, from the run cache
+        write_files(standalone(Path.cwd()), Path(sys.argv[1]))

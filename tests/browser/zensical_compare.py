@@ -5,7 +5,7 @@ Both builders put the page body in `<article class="md-content__inner md-typeset
 0.0.73 only adds a skip-link anchor at its start), so one selector reads both sites and nothing
 compared here is theme chrome. Build both from the same run cache: outputs hold measured numbers.
 
-    .nox/tests/bin/python tests/zensical_compare.py MKDOCS_SITE ZENSICAL_SITE
+    .nox/tests/bin/python tests/browser/zensical_compare.py MKDOCS_SITE ZENSICAL_SITE
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def article_features(site_dir: Path, page_uri: str) -> dict:
         ],
         "figures": [(img["src"], img.get("alt")) for img in article.select('img[src*="#only-"]')],
         "badges": [_text(badge) for badge in article.select("span.jd-badge")],
+        "text": _text(article),  # all of it: prose, code, tables, the practice box
     }
 
 
