@@ -16,15 +16,22 @@ from tests.demo_pages import PAIR_GOOD, fence, page
 # ---------------------------------------------------------------- output
 
 
-def test_compile_log_is_captured_and_escaped_in_the_built_page(tmp_path):
-    """End to end through mkdocs: `jit(<lambda>)` must reach the HTML as text, not as a tag."""
-    from engine.page.syntax import code_fence as render_fence
+def test_the_extension_renders_a_compile_log_escaped(tmp_path):
+    """Through the Markdown extension, from a real run: `jit(<lambda>)` reaches the HTML as text,
+    not as a tag, in a fence longer than any backtick run inside it."""
+    import markdown
 
-    rendered = render_fence("text", "Compiling jit(<lambda>) for ```fun```")
-    assert rendered.startswith("````text\n")  # a longer fence than any backtick run inside
+    from engine.page.syntax import code_fence
+    from engine.site import extension, render
+
+    assert code_fence("text", "a ```fun``` b").startswith("````text\n")
     demo = page(fence("jax.config.update('jax_log_compiles', True)\njax.jit(lambda v: v + 1)(1.0)"))
-    output = run_page(demo).outcomes[0].output
-    assert "Compiling jit(<lambda>)" in output
+    site = render.Site(tmp_path, pages={demo.path: demo}, results={demo.path: run_page(demo)})
+    extension.publish(site)
+    extensions = ["admonition", "attr_list", "md_in_html", "pymdownx.superfences", "toc"]
+    html = markdown.Markdown(extensions=[*extensions, extension.makeExtension()]).convert(demo.text)
+    assert "Compiling jit(&lt;lambda&gt;)" in html
+    assert "jit(<lambda>)" not in html
 
 
 # ---------------------------------------------------------------- facts and version notes
