@@ -38,7 +38,7 @@ WARM_SECONDS = 3.0
 SUITE_SECONDS = 7 * 60
 
 
-def pages() -> list:
+def pages_with_code() -> list:
     found = [
         read_page(p.relative_to(ROOT).as_posix()) for p in sorted((ROOT / "docs").rglob("*.md"))
     ]
@@ -78,7 +78,7 @@ def baseline_seconds(targets: list) -> float:
     return total
 
 
-def build(fresh: bool = False) -> tuple[float, int]:
+def timed_build(fresh: bool = False) -> tuple[float, int]:
     """Seconds for `mkdocs build`, and how many pages it executed."""
     env = dict(os.environ, JITDOCS_FRESH="1" if fresh else "0", NO_MKDOCS_2_WARNING="1")
     with tempfile.TemporaryDirectory() as site:
@@ -132,16 +132,16 @@ def build_rows(targets: list) -> dict[str, Row]:
     snippet_block = next(b for b in snippet_page.blocks if b.snippet)
     prose_page = ROOT / targets[0].path
     rows = {
-        "cold": Row("cold build (--fresh)", *build(fresh=True)),
-        "warm": Row("warm rebuild, nothing changed", *build()),
+        "cold": Row("cold build (--fresh)", *timed_build(fresh=True)),
+        "warm": Row("warm rebuild, nothing changed", *timed_build()),
     }
     with edited(
         prose_page, lambda text: re.sub(r"\n\n", "\n\nAn edited sentence.\n\n", text, count=1)
     ):
-        rows["prose"] = Row("rebuild after a prose edit", *build())
+        rows["prose"] = Row("rebuild after a prose edit", *timed_build())
     with edited(ROOT / snippet_block.filename, lambda text: text + "\n# an edit\n"):
-        rows["snippet"] = Row(f"rebuild after editing {snippet_block.filename}", *build())
-    build()  # leave the cache matching the restored files
+        rows["snippet"] = Row(f"rebuild after editing {snippet_block.filename}", *timed_build())
+    timed_build()  # leave the cache matching the restored files
     return rows
 
 
@@ -206,7 +206,7 @@ def suite_checks(rows: dict[str, Row]) -> list[tuple[str, bool]]:
 
 
 def main() -> int:
-    targets = pages()
+    targets = pages_with_code()
     print(f"pages with code: {len(targets)}, blocks: {sum(len(p.blocks) for p in targets)}")
     rows = measure_rows(targets, suite="--no-suite" not in sys.argv[1:])
     for row in rows.values():

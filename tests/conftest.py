@@ -1,4 +1,5 @@
-"""Fixtures shared by the tests: fresh venvs made from a reader's install line."""
+"""Fixtures shared by the tests: fresh venvs made from a reader's install line, a folder of
+its own inside the project."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from engine.page.model import ROOT
+
 # A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
 # MkDocs imports before any hook runs: builds started from another folder find it here.
-ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("PYTHONPATH", str(ROOT))
 
 # `nox -s tests` names one empty folder for both pytest runs and every worker: each install line's
@@ -80,3 +83,14 @@ def fresh_venvs(tmp_path_factory) -> FreshVenvs:
         os.environ.pop("JUPYTER_PATH", None)
     else:
         os.environ["JUPYTER_PATH"] = before
+
+
+@pytest.fixture
+def project_folder() -> Iterator[Path]:
+    """A folder of its own inside the project (a page's path is taken from ROOT), removed after:
+    one per test, as xdist may run two such tests at once."""
+    folders = ROOT / ".cache"
+    folders.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="test-folder-", dir=folders))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

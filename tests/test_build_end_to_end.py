@@ -2,54 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
-
 import pytest
 
-from engine.page.model import ROOT
-
-# A throwaway project's mkdocs.yml, with the hook of the engine at {hook}.
-CONFIG_FOR = """
-site_name: demo
-strict: true
-theme:
-  name: material
-  font: false
-hooks:
-  - {hook}
-markdown_extensions:
-  - admonition
-  - attr_list
-  - md_in_html
-  - pymdownx.details
-  - pymdownx.superfences
-  - engine.site.extension
-"""
-CONFIG = CONFIG_FOR.format(hook=ROOT / "engine" / "site" / "hook.py")
-
-
-def build(tmp_path: Path, page: str) -> tuple[subprocess.CompletedProcess, Path]:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(CONFIG)
-    (tmp_path / "docs" / "index.md").write_text(textwrap.dedent(page))
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return done, tmp_path / "site" / "index.html"
+from tests.helpers import CONFIG, build_one_page
 
 
 def test_compile_log_reaches_the_page_escaped(tmp_path):
-    done, html = build(
+    done, html = build_one_page(
         tmp_path,
         """\
         # Demo
@@ -77,7 +36,7 @@ def test_compile_log_reaches_the_page_escaped(tmp_path):
     ids=["exception", "unknown-marker", "missing-snippet"],
 )
 def test_broken_page_fails_the_build_naming_file_and_line(tmp_path, page, message):
-    done, _ = build(tmp_path, page)
+    done, _ = build_one_page(tmp_path, page)
     assert done.returncode != 0
     assert message in done.stderr
 

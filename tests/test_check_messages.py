@@ -11,11 +11,9 @@ import types
 from pathlib import Path
 
 import pytest
-from test_exercises import run_cli
 
 from check_solution import (
     NotChecked,
-    Result,
     check,
     crash_message,
     learner_line,
@@ -23,6 +21,7 @@ from check_solution import (
     run_checks,
 )
 from engine.page.model import ROOT
+from tests.helpers import results_by_description, run_cli
 
 STATIC_N = """\
 from functools import partial
@@ -71,15 +70,11 @@ def learner_file(tmp_path: Path, text: str, name: str = "my_solution.py"):
     return load_module(path, f"learner_{tmp_path.name}_{path.stem}")
 
 
-def by_description(exercise: str, module) -> dict[str, Result]:
-    return {result.description: result for result in run_checks(exercise, module)}
-
-
 TRACED = "n may be traced: jax.jit(logistic_steps)(x0, r, n) works"
 
 
 def test_a_crash_is_reported_at_the_learners_file_and_line_not_the_checkers(tmp_path):
-    result = by_description("logistic_steps", learner_file(tmp_path, PYTHON_IF))[TRACED]
+    result = results_by_description("logistic_steps", learner_file(tmp_path, PYTHON_IF))[TRACED]
     assert not result.passed
     assert "(at my_solution.py:8)" in result.message, result.message  # the `if n > 3:` line
     assert "_checks" not in result.message and "logistic_steps.py" not in result.message
@@ -104,7 +99,7 @@ def test_advice_from_a_check_names_the_learners_line_too(tmp_path):
     ids=["tracer-bool", "concretization", "non-hashable-static"],
 )
 def test_the_three_common_jax_errors_get_a_hint(tmp_path, source, error, hint):
-    result = by_description("logistic_steps", learner_file(tmp_path, source))[TRACED]
+    result = results_by_description("logistic_steps", learner_file(tmp_path, source))[TRACED]
     assert not result.passed and f"raised {error}" in result.message, result.message
     assert "; hint: " in result.message and hint in result.message.split("; hint: ")[1]
 
@@ -137,7 +132,9 @@ def test_notebook_cells_are_named_by_their_execution_count(monkeypatch):
 
 def test_no_vacuous_pass_when_the_function_does_not_trace_or_is_not_jitted():
     wrong = ROOT / "tests" / "solutions" / "newton_sqrt"
-    untraceable = by_description("newton_sqrt", load_module(wrong / "wrong_python_while.py", "w1"))
+    untraceable = results_by_description(
+        "newton_sqrt", load_module(wrong / "wrong_python_while.py", "w1")
+    )
     capped = untraceable[
         "stops after a capped number of steps when the tolerance can never be met (tol=-1)"
     ]
@@ -145,7 +142,7 @@ def test_no_vacuous_pass_when_the_function_does_not_trace_or_is_not_jitted():
     assert capped.message.startswith("not checked: because newton_sqrt does not trace")
     assert str(capped).startswith("SKIP  stops after")
 
-    plain = by_description("newton_sqrt", load_module(wrong / "wrong_not_jitted.py", "w2"))
+    plain = results_by_description("newton_sqrt", load_module(wrong / "wrong_not_jitted.py", "w2"))
     reuse = plain["new values of a and tol reuse the compiled program (tol is traced, not static)"]
     assert not reuse.passed and not reuse.checked
     assert (
@@ -176,7 +173,7 @@ def test_the_shape_check_compares_shapes_only(tmp_path):
     """Right shape, wrong values: the shape check passes and the values check fails."""
     source = (ROOT / "snippets/exercises/tax_brackets.py").read_text()
     source += "\n\ndef tax_vectorized(income):\n    return income * 0.5\n"
-    results = by_description("tax_brackets", learner_file(tmp_path, source))
+    results = results_by_description("tax_brackets", learner_file(tmp_path, source))
     assert results["tax_vectorized keeps the input's shape: 3x4 incomes in, 3x4 taxes out"].passed
     values = "tax_vectorized matches the reference on a whole vector of incomes, under jax.jit"
     assert not results[values].passed

@@ -14,8 +14,7 @@ from bs4 import BeautifulSoup
 from engine.page.model import MarkupError
 from engine.run.pages import PageFailure, execute_pages
 from engine.site.notebooks import build_notebook
-from tests.demo_pages import fence, page
-from tests.test_build_end_to_end import build
+from tests.helpers import build_one_page, fence, page
 
 LESSON = fence("squares = [n * n for n in range(4)]\nprint(squares)")
 CHECK = fence("assert squares == [0, 1, 4, 9]", "check: squaring 0-3 gives 0, 1, 4 and 9")
@@ -66,7 +65,7 @@ def test_a_check_whose_code_changed_runs_again(tmp_path):
 
 
 def test_the_site_folds_the_check_under_its_statement(tmp_path):
-    done, html = build(tmp_path, DEMO)
+    done, html = build_one_page(tmp_path, DEMO)
     assert done.returncode == 0, done.stderr
     article = BeautifulSoup(html.read_text(), "html.parser").select_one("article")
     codes = [code.get_text() for code in article.select("div.highlight code")]

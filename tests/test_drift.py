@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import textwrap
 
-from engine.page.parser import parse_page
 from engine.run import execute, results
 from engine.run.cache import cache_key, environment_fingerprint, store
 from engine.run.execute import BlockFailure, execute_block, new_namespace
 from engine.run.pages import run_page
 from engine.run.results import Failure, Outcome, PageResult
 from engine.tools import drift
+from tests.helpers import fence, page
 
-
-def page(text: str, path: str = "docs/demo/drift-page.md"):
-    return parse_page(path, textwrap.dedent(text))
-
-
-def fence(code: str, *markers: str) -> str:
-    lines = [f"<!-- {m} -->" for m in markers]
-    return "\n".join([*lines, "```python", textwrap.dedent(code).strip(), "```", ""]) + "\n"
+DRIFT_PAGE = "docs/demo/drift-page.md"
 
 
 def test_mask_hides_timings_ratios_and_alignment_but_not_facts():
@@ -37,14 +29,15 @@ def test_mask_hides_timings_ratios_and_alignment_but_not_facts():
 
 
 def test_failures_are_classified_and_the_page_continues_past_them():
-    demo = page(
-        fence("x = 1", "bad: raises ValueError")  # no longer raises: a broken ❌ contract
-        + fence("print('fixed')", "good")
-        + fence("assert 1 + 1 == 3, 'arithmetic changed'")  # a broken asserted fact
-        + fence("raise KeyError('gone')", "bad: raises KeyError")
-        + fence("{}['gone']", "good")  # a ✅ block that now raises
-        + fence("print('still reached', x)")
-    )
+    blocks = [  # a blank line apart, as on a page: the lines below count it
+        fence("x = 1", "bad: raises ValueError"),  # no longer raises: a broken ❌ contract
+        fence("print('fixed')", "good"),
+        fence("assert 1 + 1 == 3, 'arithmetic changed'"),  # a broken asserted fact
+        fence("raise KeyError('gone')", "bad: raises KeyError"),
+        fence("{}['gone']", "good"),  # a ✅ block that now raises
+        fence("print('still reached', x)"),
+    ]
+    demo = page("\n".join(blocks), DRIFT_PAGE)
     result, failures, relaxed = drift.run_continuing(demo)
     summaries = [(f.kind, f.where, f.follows) for f in failures]
     assert summaries == [
@@ -60,7 +53,7 @@ def test_failures_are_classified_and_the_page_continues_past_them():
 
 
 def test_a_bad_asserts_block_whose_assertions_fail_is_a_broken_fact():
-    demo = page(fence("assert 2 > 3", "bad: asserts") + fence("print(1)", "good"))
+    demo = page(fence("assert 2 > 3", "bad: asserts") + fence("print(1)", "good"), DRIFT_PAGE)
     _, failures, _ = drift.run_continuing(demo)
     assert [(f.kind, f.summary) for f in failures] == [
         ("fact", "❌ asserts no longer hold: AssertionError at `assert 2 > 3`")
@@ -68,7 +61,8 @@ def test_a_bad_asserts_block_whose_assertions_fail_is_a_broken_fact():
 
 
 def test_outputs_are_compared_with_the_pinned_cache(tmp_path):
-    demo = page(fence("print('same, in 3.1 ms')") + fence("print('new text')"))
+    blocks = [fence("print('same, in 3.1 ms')"), fence("print('new text')")]
+    demo = page("\n".join(blocks), DRIFT_PAGE)  # a blank line apart: the second opens on line 5
     fingerprint = environment_fingerprint()  # the pinned JAX here, so the pinned key matches
     pinned = [Outcome("same, in 9.9 ms\n", seconds=0.1), Outcome("old text\n", seconds=0.1)]
     store(demo, cache_key(demo, fingerprint), PageResult(pinned, {}), tmp_path / "pinned")
@@ -82,7 +76,7 @@ def test_outputs_are_compared_with_the_pinned_cache(tmp_path):
 
 
 def test_a_stale_pinned_cache_is_reported_not_compared(tmp_path):
-    demo = page(fence("print(1)"))
+    demo = page(fence("print(1)"), DRIFT_PAGE)
     report = drift.check_page(
         demo, tmp_path / "drift", tmp_path / "pinned", environment_fingerprint()
     )
@@ -90,7 +84,7 @@ def test_a_stale_pinned_cache_is_reported_not_compared(tmp_path):
 
 
 def test_relaxed_block_cannot_stop_the_page():
-    demo = page(fence("value = 3\nraise RuntimeError('x')"))
+    demo = page(fence("value = 3\nraise RuntimeError('x')"), DRIFT_PAGE)
     relaxed = drift.relax(demo.blocks[0])
     result = run_page(dataclasses.replace(demo, blocks=[relaxed]))
     assert result.outcomes[0].error == ""
@@ -98,7 +92,7 @@ def test_relaxed_block_cannot_stop_the_page():
 
 def test_a_broken_fact_is_reported_with_its_statement():
     statement = "A Python if on a tracer raises TracerBoolConversionError"
-    demo = page(fence("assert 1 == 2, 'now false'", f"fact: {statement}"))
+    demo = page(fence("assert 1 == 2, 'now false'", f"fact: {statement}"), DRIFT_PAGE)
     _, failures, _ = drift.run_continuing(demo)
     assert [(f.kind, f.summary) for f in failures] == [
         ("fact", f"fact '{statement}' no longer holds: AssertionError: now false")
@@ -111,7 +105,8 @@ def test_reworded_messages_are_classified_the_same(monkeypatch):
         fence("x = 1", "bad: raises ValueError")
         + fence("print('fixed')", "good")
         + fence("assert 1 == 2", "fact: one is two")
-        + fence("{}['gone']")
+        + fence("{}['gone']"),
+        DRIFT_PAGE,
     )
 
     def kinds_of_failures() -> list[tuple[str, int | None]]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +14,7 @@ from engine.page.model import ROOT
 from engine.page.parser import read_pages
 from engine.run.pages import execute_pages
 from engine.site import error_index
-from tests.demo_pages import PAIR_GOOD, fence, page
-from tests.test_build_end_to_end import CONFIG
+from tests.helpers import CONFIG, PAIR_GOOD, fence, mkdocs_build, page
 
 HEADING = re.compile(r"^## `(?P<type>\w+)`: (?P<line>.*) \{ #(?P<id>[\w-]+) \}$", re.M)
 
@@ -201,11 +198,7 @@ def test_a_new_raises_block_enters_the_index_of_its_build(tmp_path):
     bad = fence("numerator = 7\nnumerator / 0", "bad: raises ZeroDivisionError")
     (docs / "course" / "chapter.md").write_text(CHAPTER.replace("{bad}", bad))
     (docs / "reference" / "error-index.md").write_text(INDEX)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
-    done = subprocess.run(
-        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
-    )
+    done = mkdocs_build(tmp_path)
     assert done.returncode == 0, done.stderr
     site = tmp_path / "site"
     index = BeautifulSoup(

@@ -9,10 +9,6 @@ project root, with nothing added to ``PYTHONPATH``.
 
 from __future__ import annotations
 
-import ast
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +16,7 @@ from timing_marks import checker_measures_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
+from tests.helpers import named_check, results_by_description, run_cli
 
 EXERCISES = [
     "tax_brackets",
@@ -44,17 +41,6 @@ def wrong_solutions() -> list[Path]:
 
 def wrong_solutions_marked() -> list:
     return [timed_if(path, checker_measures_time(path.parent.name)) for path in wrong_solutions()]
-
-
-def named_check(path: Path) -> str:
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    named = [
-        line.removeprefix("Fails:").strip()
-        for line in doc.splitlines()
-        if line.startswith("Fails:")
-    ]
-    assert len(named) == 1, f"{path.name}: the docstring needs one 'Fails: <check>' line"
-    return named[0]
 
 
 def load(path: Path):
@@ -82,7 +68,7 @@ def solution_id(path: Path) -> str:
 @pytest.mark.parametrize("path", wrong_solutions_marked(), ids=solution_id)
 def test_wrong_solution_fails_the_named_check(path: Path):
     name = named_check(path)
-    results = {r.description: r for r in run_checks(path.parent.name, load(path))}
+    results = results_by_description(path.parent.name, load(path))
     assert name in results, f"{path.name} names '{name}', which is not a check: {list(results)}"
     failed = results[name]
     assert not failed.passed, f"{path.name} should fail '{name}', but it passed"
@@ -106,20 +92,6 @@ def test_wrong_solutions_are_several_per_exercise():
 
 
 # ---------------------------------------------------------------- the command line
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
-    }
-    return subprocess.run(
-        [sys.executable, "snippets/check_solution.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_cli_passes_a_reference_solution_with_exit_code_0():

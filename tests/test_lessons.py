@@ -12,10 +12,7 @@
 
 from __future__ import annotations
 
-import ast
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +21,7 @@ import yaml
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT, page_slug
+from tests.helpers import named_check, results_by_description, run_cli
 
 TRACK = ROOT / "docs" / "track"
 SOLUTIONS = ROOT / "tests" / "solutions"
@@ -75,10 +73,6 @@ def neighbours(lesson: Lesson) -> tuple[str, str]:
     before = LESSONS[index - 1].file if index > 0 else "index.md"
     after = LESSONS[index + 1].file if index + 1 < len(LESSONS) else "index.md"
     return before, after
-
-
-def results_by_description(lesson_id: str, module) -> dict:
-    return {result.description: result for result in run_checks(lesson_id, module)}
 
 
 # ---------------------------------------------------------------- the track hangs together
@@ -177,13 +171,6 @@ def test_each_lesson_has_several_wrong_solutions(lesson: Lesson):
     assert len(wrong) >= 4, f"{lesson.id}: {[p.name for p in wrong]}"
 
 
-def named_check(path: Path) -> str:
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    match = re.search(r"^Fails: (.+)$", doc, re.MULTILINE)
-    assert match, f"{path}: the docstring must name the check it fails ('Fails: ...')"
-    return match[1].strip()
-
-
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_wrong_solution_fails_the_check_it_names(path: Path):
     lesson_id = path.parent.name
@@ -200,16 +187,6 @@ def test_wrong_solution_fails_the_check_it_names(path: Path):
 
 
 # ---------------------------------------------------------------- the command line
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "snippets/check_solution.py", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_cli_passes_the_reference_solution_with_one_line_per_check():

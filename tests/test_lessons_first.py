@@ -12,7 +12,7 @@ import pytest
 from engine.page.model import ROOT, Block, Page
 from engine.page.outline import Node, outline
 from engine.page.parser import read_page
-from tests.demo_pages import fence, page
+from tests.helpers import fence, page
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 import yaml
@@ -13,22 +12,15 @@ from engine.page.parser import parse_page, read_pages
 from engine.run import pages
 from engine.site import version_notes
 from engine.tools import drift, matrix
+from tests.helpers import fence, page
 
 PINNED = version_notes.pinned_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
+COURSE_PAGE = "docs/course/demo.md"  # where the made-up pages are
 RERUN_HINT = (
     "editing a contract's or fact's code changes its id: add an alias in the data file"
     " or re-run `nox -s matrix` (see CONTRIBUTING)"
 )
-
-
-def page(text: str, path: str = "docs/course/demo.md"):
-    return parse_page(path, textwrap.dedent(text))
-
-
-def fence(code: str, *markers: str) -> str:
-    lines = [f"<!-- {m} -->" for m in markers]
-    return "\n".join([*lines, "```python", textwrap.dedent(code).strip(), "```", ""]) + "\n"
 
 
 def release(jax: str, verdicts: dict) -> dict:
@@ -75,7 +67,7 @@ def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
 
 def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     demo = fence("assert 1 + 1 == 2", "fact: addition works")
-    old, new = page(demo), page(demo.replace("1 + 1", "2 + 0"))
+    old, new = page(demo, COURSE_PAGE), page(demo.replace("1 + 1", "2 + 0"), COURSE_PAGE)
     (old_id,), (new_id,) = [c.id for c in old.claims], [c.id for c in new.claims]
     assert old_id != new_id and old_id.startswith("course/demo/fact-")
     data = all_hold([old], PINNED)
@@ -91,7 +83,8 @@ def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
 
 def test_a_repeated_block_gets_its_own_id():
     demo = page(
-        fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one")
+        fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one"),
+        COURSE_PAGE,
     )
     ids = [c.id for c in demo.claims]
     assert len(set(ids)) == 2 and ids[1] == ids[0] + "-2"
@@ -146,7 +139,8 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
         fence("x = 1", "bad: raises ValueError")  # no longer raises: broken
         + fence("print('fixed')", "good")
         + fence("assert 1 + 1 == 2", "fact: addition works")
-        + fence("assert False", "fact: skipped here", "skip: needs a GPU")
+        + fence("assert False", "fact: skipped here", "skip: needs a GPU"),
+        COURSE_PAGE,
     )
     result, failures, relaxed = drift.run_continuing(demo)
     outcomes = [None if i in relaxed else o for i, o in enumerate(result.outcomes)]
@@ -161,7 +155,7 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
 
 def test_record_runs_each_page_under_the_installed_jax(tmp_path):
     """What `nox -s matrix` calls once per release: a page's claims come back with verdicts."""
-    demo = page(fence("assert 1 + 1 == 2", "fact: addition works"))
+    demo = page(fence("assert 1 + 1 == 2", "fact: addition works"), COURSE_PAGE)
     entry = matrix.record("pinned (uv.lock)", [demo], tmp_path)
     assert (entry["requirement"], entry["jax"]) == ("pinned (uv.lock)", PINNED)
     assert list(entry["verdicts"].values()) == [{"verdict": version_notes.HOLDS}]
@@ -211,7 +205,8 @@ def demo_data():
         "# Demo\n\n"
         + fence("int('x')", "bad: raises ValueError")
         + fence("1", "good")
-        + fence("assert 1 + 1 == 2", "fact: addition works")
+        + fence("assert 1 + 1 == 2", "fact: addition works"),
+        COURSE_PAGE,
     )
     contract, fact = (c.id for c in demo.claims)
     broken = {"verdict": "broken", "where": "docs/course/demo.md:3", "error": "❌ `<ran>` fine"}
@@ -263,7 +258,7 @@ def test_page_note_says_which_claims_hold_where(demo_data):
     text = version_notes.title_badge(demo, data)
     assert demo.title_end == 7 and text.endswith("{ .jd-compat }\n")
     assert version_notes.title_badge(page("# x\n", "docs/practice/x.md"), data) == ""
-    assert page("No title here.\n").title_end == 0  # no place for it: Page.pieces has none
+    assert page("No title here.\n", COURSE_PAGE).title_end == 0  # so Page.pieces has no place
 
 
 def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(demo_data):

@@ -9,7 +9,7 @@ import pytest
 from engine.page.markers import MARKERS, marker_table
 from engine.page.model import DEFAULT_TIMEOUT, ROOT, MarkupError
 from engine.page.parser import read_page
-from tests.demo_pages import PAIR_GOOD, fence, page
+from tests.helpers import PAIR_GOOD, fence, page
 
 # ---------------------------------------------------------------- contracts
 

@@ -4,9 +4,6 @@ this" box at the end of each chapter, and the home page counts the items, so nei
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +12,7 @@ from bs4 import BeautifulSoup
 
 from engine.page.parser import read_pages
 from engine.site import course_table, practice
-from tests.test_build_end_to_end import CONFIG
+from tests.helpers import CONFIG, mkdocs_build
 
 
 def site_nav() -> list:
@@ -64,7 +61,7 @@ QUIZ = "# Quiz\n\n## 1. A question { #q-one }\n\nSee [the chapter](../course/cha
 NAV = "nav:\n  - Home: index.md\n  - Course:\n    - Chapter: course/chapter.md\n"
 
 
-def build_site(root: Path, exercises: int) -> None:
+def build_practice_site(root: Path, exercises: int) -> None:
     docs = root / "docs"
     for folder in ("course", "practice"):
         (docs / folder).mkdir(parents=True, exist_ok=True)
@@ -74,9 +71,7 @@ def build_site(root: Path, exercises: int) -> None:
     body = "".join(EXERCISE.format(n=n) for n in range(1, exercises + 1))
     (docs / "practice" / "exercises.md").write_text("# Exercises\n" + body)
     (docs / "practice" / "quiz.md").write_text(QUIZ)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    done = mkdocs_build(root)
     assert done.returncode == 0, done.stderr
 
 
@@ -86,14 +81,14 @@ def text_of(root: Path, page: str, selector: str) -> str:
 
 
 def test_adding_an_exercise_changes_the_home_count_and_the_chapter_box(tmp_path):
-    build_site(tmp_path, exercises=2)
+    build_practice_site(tmp_path, exercises=2)
     assert text_of(tmp_path, "index.html", "article").startswith("Home 2 exercises, 0 practice")
     box = text_of(tmp_path, "course/chapter/index.html", "article .admonition.example")
     assert box == (
         "Practise this Exercise: Exercise 1: number 1 Exercise: Exercise 2: number 2 "
         "Quiz: 1. A question"
     )
-    build_site(tmp_path, exercises=3)
+    build_practice_site(tmp_path, exercises=3)
     assert "3 exercises, 0 practice-track lessons and 1 quiz question;" in text_of(
         tmp_path, "index.html", "article"
     )

@@ -12,7 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_build_end_to_end import CONFIG
+
+from tests.helpers import CONFIG
 
 PAGE = "# Greeting\n\n<!-- snippet: greet -->\n"
 BROKEN = "# Broken\n\n```python\nraise KeyError('no such thing')\n```\n"

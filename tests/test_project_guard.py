@@ -15,11 +15,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from demo_pages import fence, page
 
 from engine.run.guard import Tree, refusing_writes
 from engine.run.pages import PageFailure, ProjectChanged, execute_pages
 from engine.tools import temp_root
+from tests.helpers import fence, page
 
 README = b"# A project\n"
 

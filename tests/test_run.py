@@ -17,7 +17,7 @@ from engine.run.execute import execute_block, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
 from engine.run.pages import PageFailure, execute_pages, run_page
 from engine.run.results import PageResult
-from tests.demo_pages import PAIR_GOOD, fence, page, recording
+from tests.helpers import PAIR_GOOD, fence, page, recording
 
 # ---------------------------------------------------------------- contracts
 

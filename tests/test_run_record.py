@@ -4,15 +4,9 @@ the page's code a second time (engine/run/record.py)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-
-import pytest
-from demo_pages import fence, page
-from test_timing_rule import root_conftest
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
@@ -20,10 +14,8 @@ from engine.run import record, sybil_setup
 from engine.run.cache import code_key
 from engine.run.pages import execute_pages
 from engine.run.results import Outcome, PageResult
+from tests.helpers import fence, page, root_conftest
 
-# Inside the project (a page's path is taken from ROOT), one folder per test: xdist may run two
-# of these tests at once, and each removes its own folder when it ends.
-FOLDERS = ROOT / ".cache"
 COUNTS_ITS_RUNS = fence(
     "from pathlib import Path\nwith Path({ran!r}).open('a') as log:\n    log.write('ran\\n')"
 )
@@ -44,14 +36,6 @@ pytest_collect_file = Sybil(
 """
 
 
-@pytest.fixture
-def project_folder():
-    FOLDERS.mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="run-record-test-", dir=FOLDERS))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 def demo(folder: Path, *blocks: str):
     text = "# Demo\n\n" + "\n".join(blocks)
     (folder / "page.md").write_text(text, encoding="utf-8")
@@ -63,7 +47,7 @@ def in_project(folder: Path, name: str) -> str:
     return (folder / name).relative_to(ROOT).as_posix()
 
 
-def build(pages, cache: Path, record_to: Path) -> list[str]:
+def build_recording(pages, cache: Path, record_to: Path) -> list[str]:
     """execute_pages as `nox -s tests` has the hook call it; the paths of the pages that failed."""
     failed = []
     keep_going = lambda failing, error: failed.append(failing.path)  # noqa: E731
@@ -78,7 +62,7 @@ def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_fo
         "# Fine\n\n" + fence("x = 1") + fence("y = 2"), path=in_project(project_folder, "fine.md")
     )
     cache, record_file = project_folder / "cache", project_folder / "record.jsonl"
-    assert build([broken, fine], cache, record_file) == [broken.path]
+    assert build_recording([broken, fine], cache, record_file) == [broken.path]
     runs = record.read(record_file)
     assert set(runs) == {(broken.path, code_key(broken)), (fine.path, code_key(fine))}
     first, failed, after = runs[broken.path, code_key(broken)].values()
@@ -88,7 +72,7 @@ def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_fo
     assert [run.status for run in runs[fine.path, code_key(fine)].values()] == ["passed"] * 2
     # Built again: the cache answers the page that passed, and a cached run is not recorded.
     record_file.unlink()
-    assert build([fine], cache, record_file) == [] and not record_file.exists()
+    assert build_recording([fine], cache, record_file) == [] and not record_file.exists()
 
 
 def run_examples(folder: Path) -> subprocess.CompletedProcess:
@@ -104,7 +88,7 @@ def test_examples_report_the_build_run_of_their_page_and_run_a_page_it_did_not(
     ran = tmp_path / "ran.txt"  # outside the project: page code may not write into it
     counted = COUNTS_ITS_RUNS.format(ran=str(ran))
     broken = demo(project_folder, counted, FAILS, AFTER)
-    build([broken], project_folder / "cache", project_folder / "record.jsonl")
+    build_recording([broken], project_folder / "cache", project_folder / "record.jsonl")
     assert ran.read_text() == "ran\n"
 
     reported = run_examples(project_folder)

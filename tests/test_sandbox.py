@@ -12,7 +12,6 @@ import logging
 import os
 import re
 import subprocess
-import textwrap
 import time
 from pathlib import Path
 
@@ -21,23 +20,14 @@ import pytest
 from engine.page import model
 from engine.page.markers import marker_table
 from engine.page.model import ROOT
-from engine.page.parser import parse_page, read_page
+from engine.page.parser import read_page
 from engine.run import pages
 from engine.run.execute import execute_block, new_namespace
 from engine.run.pages import PageFailure, execute_pages, run_page
 from engine.site.notebooks import build_notebook
-from tests.test_build_end_to_end import build as build_site
+from tests.helpers import build_one_page, fence, page
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n are text
-
-
-def page(text: str, path: str = "docs/demo/test-page.md"):
-    return parse_page(path, textwrap.dedent(text))
-
-
-def fence(code: str, *markers: str) -> str:
-    lines = [f"<!-- {m} -->" for m in markers]
-    return "\n".join([*lines, "```python", textwrap.dedent(code).strip(), "```", ""])
 
 
 def sleeper(pid_file: Path, seconds: int = 600) -> str:
@@ -106,7 +96,7 @@ def test_a_process_a_block_leaves_running_is_stopped_and_named_with_its_line(tmp
 @needs_proc
 def test_a_strict_build_of_a_page_that_leaves_sleep_600_fails_naming_it_and_stops_it(tmp_path):
     pid_file = tmp_path / "sleep.pid"
-    done, _ = build_site(tmp_path, "# Demo\n\n" + fence(sleeper(pid_file)))
+    done, _ = build_one_page(tmp_path, "# Demo\n\n" + fence(sleeper(pid_file)))
     assert done.returncode != 0
     assert "docs/index.md:3 left 1 process running; it was stopped (sleep 600" in done.stderr
     assert gone(int(pid_file.read_text()))
@@ -307,7 +297,7 @@ def test_colours_and_control_characters_in_a_built_page(tmp_path):
     colours are nbconvert's classes, and the text outside them is escaped."""
     error = "raise ValueError('\\x1b[33mwarned\\x1b[0m\\x00')"
     text = "# Demo\n\n" + fence(COLOURED) + "\n" + fence(COLOURED + error, "bad: raises ValueError")
-    done, html = build_site(tmp_path, text + "\n" + fence("print('fine')", "good"))
+    done, html = build_one_page(tmp_path, text + "\n" + fence("print('fine')", "good"))
     assert done.returncode == 0, done.stderr
     text = html.read_text(encoding="utf-8")
     assert not RAW_CONTROL.search(text), RAW_CONTROL.findall(text)

@@ -26,7 +26,7 @@ nav:
 
 
 @pytest.fixture
-def project(tmp_path):
+def small_project(tmp_path):
     """A small project of its own, so the tests do not depend on which pages exist today."""
     for page in ("index.md", "course/why-compile.md", "course/hands-on.md", "about/conventions.md"):
         (tmp_path / "docs" / page).parent.mkdir(parents=True, exist_ok=True)
@@ -45,10 +45,10 @@ def nav_paths(nav) -> list[str]:
     return found
 
 
-def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
-    assert scaffold.main(["practice/demo-page", "Demo"], root=project) == 0
-    page = project / "docs" / "practice" / "demo-page.md"
-    snippet = project / "snippets" / "demo_page" / "first_example.py"
+def test_scaffolded_page_runs_clean_and_is_in_the_nav(small_project, capsys):
+    assert scaffold.main(["practice/demo-page", "Demo"], root=small_project) == 0
+    page = small_project / "docs" / "practice" / "demo-page.md"
+    snippet = small_project / "snippets" / "demo_page" / "first_example.py"
     assert page.is_file() and snippet.is_file()
     text = page.read_text(encoding="utf-8")
     assert text.startswith("---\ndescription: ")
@@ -57,14 +57,14 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
     assert "<!-- bad: raises TracerBoolConversionError -->" in text and "<!-- good -->" in text
     assert '!!! tip "Takeaway"' in text
 
-    config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((small_project / "mkdocs.yml").read_text(encoding="utf-8"))
     sections = {
         next(iter(item)): item[next(iter(item))] for item in config["nav"] if isinstance(item, dict)
     }
     assert {"Demo": "practice/demo-page.md"} in sections["Practice"]
     assert nav_paths(config["nav"])[-1] == "about/conventions.md"  # About stays last
 
-    parsed = read_page("docs/practice/demo-page.md", root=project)
+    parsed = read_page("docs/practice/demo-page.md", root=small_project)
     kinds = [
         ("bad" if b.bad else "good" if b.good else "check" if b.check else "plain", b.snippet)
         for b in parsed.blocks
@@ -84,10 +84,10 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(project, capsys):
     assert "Edit next:" in printed and "nox -s page -- docs/practice/demo-page.md" in printed
 
 
-def test_second_page_of_a_part_joins_its_section(project):
-    assert scaffold.main(["practice/first-one", "First one"], root=project) == 0
-    assert scaffold.main(["practice/second-one", "Second: with a colon?"], root=project) == 0
-    config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8"))
+def test_second_page_of_a_part_joins_its_section(small_project):
+    assert scaffold.main(["practice/first-one", "First one"], root=small_project) == 0
+    assert scaffold.main(["practice/second-one", "Second: with a colon?"], root=small_project) == 0
+    config = yaml.safe_load((small_project / "mkdocs.yml").read_text(encoding="utf-8"))
     practice = next(item["Practice"] for item in config["nav"] if "Practice" in item)
     assert practice == [
         {"First one": "practice/first-one.md"},
@@ -111,19 +111,21 @@ def test_second_page_of_a_part_joins_its_section(project):
         ("practice/jitkit", "Kit", "snippets/jitkit.py is a helper module"),
     ],
 )
-def test_bad_requests_are_refused_and_nothing_is_written(project, capsys, target, title, message):
-    before = sorted(p.relative_to(project) for p in project.rglob("*"))
-    mkdocs = (project / "mkdocs.yml").read_text(encoding="utf-8")
-    assert scaffold.main([target, title], root=project) == 2
+def test_bad_requests_are_refused_and_nothing_is_written(
+    small_project, capsys, target, title, message
+):
+    before = sorted(p.relative_to(small_project) for p in small_project.rglob("*"))
+    mkdocs = (small_project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert scaffold.main([target, title], root=small_project) == 2
     assert message in capsys.readouterr().err
-    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
-    assert (project / "mkdocs.yml").read_text(encoding="utf-8") == mkdocs
+    assert sorted(p.relative_to(small_project) for p in small_project.rglob("*")) == before
+    assert (small_project / "mkdocs.yml").read_text(encoding="utf-8") == mkdocs
 
 
-def test_an_orphan_snippet_folder_is_refused(project):
-    (project / "snippets" / "lonely").mkdir()
+def test_an_orphan_snippet_folder_is_refused(small_project):
+    (small_project / "snippets" / "lonely").mkdir()
     with pytest.raises(ScaffoldError, match="snippets/lonely/ already exists"):
-        scaffold.plan(project, "practice/lonely", "Lonely")
+        scaffold.plan(small_project, "practice/lonely", "Lonely")
 
 
 NAV = textwrap.dedent("""\

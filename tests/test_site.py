@@ -11,7 +11,7 @@ import pytest
 from engine.page.model import ROOT
 from engine.run.pages import run_page
 from engine.site.sections import VOID
-from tests.demo_pages import PAIR_GOOD, fence, page
+from tests.helpers import PAIR_GOOD, fence, page
 
 # ---------------------------------------------------------------- output
 

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-
-import pytest
-
-from engine.page.model import ROOT
 
 CONFTEST = """\
 from sybil import Sybil
@@ -21,15 +16,6 @@ pytest_collect_file = Sybil(
 ).pytest()
 """
 PAGE = "# Demo\n\nSome prose.\n\n<!-- fact: two beats three -->\n```python\nassert 2 > 3\n```\n"
-
-
-@pytest.fixture
-def project_folder():
-    folder = ROOT / ".cache" / "sybil-report-test"  # inside the project: pages live under ROOT
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_failing_example_is_reported_once_at_its_fence_line(project_folder):

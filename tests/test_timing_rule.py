@@ -4,7 +4,6 @@ code that claims a speed while other work runs beside it fails, and says how to 
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import subprocess
 import sys
@@ -12,11 +11,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from demo_pages import fence, page
 
 import jitkit
 from engine.page.model import ROOT, SNIPPETS
 from engine.run import timing
+from tests.helpers import fence, page, root_conftest
 
 
 def test_the_engine_and_jitkit_name_the_same_variable():
@@ -88,13 +87,6 @@ def test_a_claim_the_rule_misses_fails_loudly_in_a_parallel_worker(tmp_path):
     assert "@pytest.mark.timing" in parallel.stdout
     alone = run_pytest(tmp_path, "-q")  # the same two, one at a time in one process: they pass
     assert alone.returncode == 0 and "2 passed" in alone.stdout, alone.stdout + alone.stderr
-
-
-def root_conftest():
-    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_one_worker_runs_a_docs_page_or_a_site_page_together():

@@ -60,7 +60,7 @@ def test_bad_mkdocs_jupyter_options_fail_the_build(monkeypatch):
         view_render.load_plugin(config)
 
 
-def sample(tmp_path: Path):
+def view_inputs(tmp_path: Path):
     """A page with a printed line, an error and a chart; its notebook; its recorded outcomes."""
     (tmp_path / "docs" / "course").mkdir(parents=True, exist_ok=True)
     (tmp_path / "docs" / "course" / "demo.md").write_text(
@@ -83,7 +83,7 @@ def sample(tmp_path: Path):
 
 
 @pytest.fixture
-def site(tmp_path: Path):
+def demo_config(tmp_path: Path):
     (tmp_path / "docs").mkdir()
     config = MkDocsConfig()
     config.load_dict({"site_name": "demo", "site_url": SITE, "docs_dir": str(tmp_path / "docs")})
@@ -93,15 +93,15 @@ def site(tmp_path: Path):
     return config
 
 
-def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path, site):
-    page, notebook, outcomes = sample(tmp_path)
+def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path, demo_config):
+    page, notebook, outcomes = view_inputs(tmp_path)
     figure = outcomes[2].figures[0]
     files = Files([])
     for theme in ("light", "dark"):  # what the hook adds for every chart
         digest = hashlib.sha256(getattr(figure, theme).encode()).hexdigest()[:12]
-        files.append(File.generated(site, f"figures/demo/{digest}-{theme}.svg", content="x"))
+        files.append(File.generated(demo_config, f"figures/demo/{digest}-{theme}.svg", content="x"))
 
-    notebook_view.add(page, notebook, outcomes, files, site, tmp_path)
+    notebook_view.add(page, notebook, outcomes, files, demo_config, tmp_path)
 
     added = files.get_file_from_path("course/demo/notebook.ipynb")
     assert added is not None and not added.inclusion.is_in_nav()
@@ -129,25 +129,25 @@ def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path,
     assert "[Download this notebook](../../demo.ipynb)" in prose
 
 
-def test_a_chart_missing_from_the_site_fails_the_build(tmp_path, site):
-    page, notebook, outcomes = sample(tmp_path)
+def test_a_chart_missing_from_the_site_fails_the_build(tmp_path, demo_config):
+    page, notebook, outcomes = view_inputs(tmp_path)
     with pytest.raises(notebook_view.PluginError, match="not on the site"):
-        notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
+        notebook_view.add(page, notebook, outcomes, Files([]), demo_config, tmp_path)
 
 
-def test_an_unchanged_view_is_not_rewritten(tmp_path, site):
+def test_an_unchanged_view_is_not_rewritten(tmp_path, demo_config):
     """A warm rebuild leaves the view's file alone (mkdocs serve, overlapping builds)."""
-    page, notebook, outcomes = sample(tmp_path)
+    page, notebook, outcomes = view_inputs(tmp_path)
     outcomes[2].figures = []
     notebook["cells"] = [c for c in notebook["cells"] if "plot()" not in c["source"]]
-    notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
+    notebook_view.add(page, notebook, outcomes, Files([]), demo_config, tmp_path)
     path = tmp_path / notebook_view.VIEW_DIR / "course" / "demo.ipynb"
     written = path.stat()
-    notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
+    notebook_view.add(page, notebook, outcomes, Files([]), demo_config, tmp_path)
     again = path.stat()
     assert (again.st_ino, again.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
     notebook["cells"][-1]["source"] += "\n# edited"
-    notebook_view.add(page, notebook, outcomes, Files([]), site, tmp_path)
+    notebook_view.add(page, notebook, outcomes, Files([]), demo_config, tmp_path)
     assert path.stat().st_ino != written.st_ino  # a changed view is replaced
 
 
@@ -255,7 +255,7 @@ def test_a_stored_render_is_the_render_mkdocs_jupyter_makes(tmp_path):
     matter and title as the conversion, and the view file has the plugin's address."""
     from mkdocs_jupyter.plugin import NotebookFile
 
-    page, notebook, outcomes = sample(tmp_path)
+    page, notebook, outcomes = view_inputs(tmp_path)
     outcomes[2].figures = []
     notebook["cells"] = [c for c in notebook["cells"] if "plot()" not in c["source"]]
     config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / "site"))

@@ -116,7 +116,7 @@ def goal_misses(preset: str, scores: dict[str, float]) -> list[str]:
     ]
 
 
-def measure(base_url: str, page: str, preset: str, runs: int, folder: Path) -> dict:
+def measure_page(base_url: str, page: str, preset: str, runs: int, folder: Path) -> dict:
     """Median scores and metrics of ``runs`` Lighthouse runs, and the first run's costly audits."""
     name = (page.strip("/").replace("/", "_") or "home") + f"-{preset}"
     reports = [
@@ -192,7 +192,7 @@ def main() -> int:
             rows = []
             for page in pages:
                 for preset in args.preset or PRESETS:
-                    rows.append(measure(base_url, page, preset, args.runs, folder))
+                    rows.append(measure_page(base_url, page, preset, args.runs, folder))
                     print(f"measured {rows[-1]['page']} ({preset})", file=sys.stderr, flush=True)
 
     rows.sort(key=worst_first)

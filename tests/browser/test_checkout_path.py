@@ -19,7 +19,7 @@ import pytest
 from served_site import ROOT
 
 from engine.run.guard import Tree
-from tests.test_build_end_to_end import CONFIG_FOR
+from tests.helpers import CONFIG_FOR
 
 MIN_PATH = 200
 NAME = "a clone with spaces and ünïcödé"
