@@ -1,4 +1,5 @@
-"""How a failing example reads under pytest: reported once, with the line its test id names."""
+"""How a failing example reads under pytest (engine/run/sybil_setup.py): reported once, with the
+line its test id names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Page code that misbehaves cannot leak into the machine or the site (issue #29).
+"""Page code that misbehaves cannot leak into the machine or the site (engine/run/terminal.py,
+issue #29).
 
 A block that leaves a process running, prints without end, or prints terminal control codes:
 the build stops the processes and says where they came from, fails on oversized output with the
