@@ -19,6 +19,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
+UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
 
 
 def find_python() -> str:
@@ -207,6 +208,26 @@ def tests(session: nox.Session) -> None:
     # spends its time on the pages' code.
     session.log("The tests that measure time, alone:")
     session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, no_tests])
+
+
+@nox.session(python=PYTHON)
+def unit(session: nox.Session) -> None:
+    """The fast inner loop: every test that starts no JAX, browser, site build or Python process."""
+    # Those marked `unit` (tests/conftest.py), with tests/unit_guard.py on: a marked test that
+    # imports JAX or starts such a process fails. Arguments go to pytest: `-- -k cache`.
+    install(session, "test")
+    paths = [] if names_a_path(session.posargs) else ["tests"]
+    session.run("pytest", *paths, *session.posargs, env={UNIT_VARIABLE: "1"})
+
+
+def names_a_path(args: list[str]) -> bool:
+    """Do these pytest arguments name a test file or folder (`-k tests` does not)?"""
+    values = {i + 1 for i, arg in enumerate(args) if arg in ("-k", "-m", "-p", "-o")}
+    return any(
+        (ROOT / arg.split("::")[0]).exists()
+        for i, arg in enumerate(args)
+        if not arg.startswith("-") and i not in values
+    )
 
 
 def selects_browser_tests(args: list[str]) -> bool:

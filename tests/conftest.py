@@ -1,8 +1,15 @@
-"""Fixtures shared by the tests: fresh venvs made from a reader's install line, a folder of
-its own inside the project."""
+"""Fixtures shared by the tests (fresh venvs made from a reader's install line, a folder inside
+the project), and the ``unit`` mark: what `nox -s unit` runs, under tests/unit_guard.py.
+
+A test marked ``unit`` (``@pytest.mark.unit``, or ``pytestmark = pytest.mark.unit`` for all of a
+module) starts no JAX, browser, site build or Python process. With ``JITDOCS_UNIT=1`` (set by
+`nox -s unit`) only the modules that mark some test ``unit`` are imported, only those tests run,
+and the guard is on from before the first import: a marked test that breaks the rule fails.
+"""
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import hashlib
 import json
@@ -18,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from engine.page.model import ROOT
+from tests import unit_guard
 
 # A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
 # MkDocs imports before any hook runs: builds started from another folder find it here.
@@ -94,3 +102,73 @@ def project_folder() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="test-folder-", dir=folders))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the unit tests
+
+UNIT_RUN = os.environ.get(unit_guard.UNIT_VARIABLE) == "1"
+UNIT_MARK = "unit"
+GUARD_KEY = pytest.StashKey[unit_guard.Guard]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{UNIT_MARK}: starts no JAX, browser, site build or Python process; `nox -s unit` runs "
+        "these alone, and tests/unit_guard.py fails one that does",
+    )
+    if UNIT_RUN:
+        config.stash[GUARD_KEY] = unit_guard.install()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    guard = config.stash.get(GUARD_KEY, None)
+    if guard:
+        guard.uninstall()
+
+
+def marks_unit(path: Path) -> bool:
+    """Does this test module mark any test ``unit`` (read, not imported)?"""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr == UNIT_MARK
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "mark"
+        for node in ast.walk(tree)
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """In a unit run, a test module with no unit test is not even imported (it may import JAX),
+    and a folder without one is not entered (its conftest.py may build the site)."""
+    if not UNIT_RUN:
+        return None
+    if collection_path.is_dir():
+        modules = collection_path.rglob("test_*.py")
+    elif collection_path.name.startswith("test_") and collection_path.suffix == ".py":
+        modules = [collection_path]
+    else:
+        return None
+    return None if any(marks_unit(module) for module in modules) else True
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if UNIT_RUN:
+        config.stash[GUARD_KEY].refused.clear()  # a module refused at import failed collection
+        other = [item for item in items if not item.get_closest_marker(UNIT_MARK)]
+        items[:] = [item for item in items if item.get_closest_marker(UNIT_MARK)]
+        config.hook.pytest_deselected(items=other)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A refusal the code under test swallowed (in a thread, say) still fails the test."""
+    report = yield
+    guard = item.config.stash.get(GUARD_KEY, None)
+    if guard and guard.refused and report.passed:
+        report.outcome = "failed"
+        report.longrepr = f"the unit-test guard refused what this test did: {guard.refused[0]}"
+    if guard:
+        guard.refused.clear()  # each refusal fails one test, once
+    return report

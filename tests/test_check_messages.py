@@ -104,6 +104,7 @@ def test_the_three_common_jax_errors_get_a_hint(tmp_path, source, error, hint):
     assert "; hint: " in result.message and hint in result.message.split("; hint: ")[1]
 
 
+@pytest.mark.unit
 def test_a_hint_is_only_given_for_an_error_it_explains():
     try:
         {}["missing"]
@@ -112,6 +113,7 @@ def test_a_hint_is_only_given_for_an_error_it_explains():
     assert message == "raised KeyError: 'missing'"  # no hint, and no line outside learner code
 
 
+@pytest.mark.unit
 def test_notebook_cells_are_named_by_their_execution_count(monkeypatch):
     """In a notebook, IPython maps each cell's code file to its In[n] number."""
     source = "def broken():\n    return 1 / 0\n"
@@ -151,6 +153,7 @@ def test_no_vacuous_pass_when_the_function_does_not_trace_or_is_not_jitted():
     )
 
 
+@pytest.mark.unit
 def test_not_checked_is_part_of_the_check_api(monkeypatch):
     """A checks module raises NotChecked; run_checks reports it, never as a pass."""
     module = types.ModuleType("_checks_demo")

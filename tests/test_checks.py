@@ -21,6 +21,7 @@ CHECK = fence("assert squares == [0, 1, 4, 9]", "check: squaring 0-3 gives 0, 1,
 DEMO = "# Demo\n\n" + LESSON + "\n" + CHECK
 
 
+@pytest.mark.unit
 def test_a_check_is_a_fact_that_follows_its_block():
     parsed = page(DEMO)
     lesson, check = parsed.blocks
@@ -30,6 +31,7 @@ def test_a_check_is_a_fact_that_follows_its_block():
     assert claim.kind == "fact" and claim.blocks == (1,)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -77,6 +79,7 @@ def test_the_site_folds_the_check_under_its_statement(tmp_path):
     assert "[0, 1, 4, 9]" in article.get_text()  # the lesson's output, in view
 
 
+@pytest.mark.unit
 def test_the_notebook_has_the_check_as_a_labelled_cell_with_its_code_hidden():
     parsed = page(DEMO)
     notebook = json.loads(json.dumps(build_notebook(parsed, outcomes=None, environment={})))
@@ -104,6 +107,7 @@ def badged_root(tmp_path):
     return tmp_path
 
 
+@pytest.mark.unit
 def test_a_course_section_without_its_badge_is_a_markup_error_at_its_heading(tmp_path):
     text = "# Demo\n\n## Read { #first }\n<!-- badge: must-read -->\n\nText.\n\n## Then\n\nMore.\n"
     root = badged_root(tmp_path)

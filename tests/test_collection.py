@@ -18,6 +18,8 @@ from engine.page.model import ROOT, page_slug
 from engine.page.parser import read_page
 from engine.run.sybil_setup import docs as docs_sybil
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*)$")
 PYTHONISH = re.compile(r"^\{?\.?(python3?|py|pycon)\b")

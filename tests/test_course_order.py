@@ -11,6 +11,8 @@ from engine.page.parser import read_page
 from engine.page.syntax import linked_pages, outside_fences
 from tests.test_practice_links import CHAPTERS
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 # term (as a reader meets it in prose) -> the chapter that teaches it
 HOMES = {
     r"static argument|static_argnums|static_argnames": "docs/course/static-vs-traced.md",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from engine.run import execute, results
 from engine.run.cache import cache_key, environment_fingerprint, store
 from engine.run.execute import BlockFailure, execute_block, new_namespace
@@ -15,6 +17,7 @@ from tests.helpers import fence, page
 DRIFT_PAGE = "docs/demo/drift-page.md"
 
 
+@pytest.mark.unit
 def test_mask_hides_timings_ratios_and_alignment_but_not_facts():
     pinned = "eager: 1.35 ms ± 224 µs\njit is 13.6x faster\n  10      41.2 ms   compilations: 1"
     now = "eager: 2.70 ms ± 1.1 ms\njit is 9.5x faster\n  10     172.0 ms   compilations: 1"

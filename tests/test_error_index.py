@@ -34,6 +34,7 @@ def covers(line: str, message: str) -> bool:
 # ---------------------------------------------------------------- the parts
 
 
+@pytest.mark.unit
 def test_variable_parts_become_gaps_and_fixed_ones_stay():
     normalise = error_index.normalise
     assert (
@@ -80,6 +81,7 @@ def run_demo(demo):
     )[demo.path]
 
 
+@pytest.mark.unit
 def test_jax_classes_get_one_entry_each_whatever_the_message():
     assert not error_index.generic("TracerBoolConversionError")
     assert not error_index.generic("KeyReuseError")

@@ -86,6 +86,7 @@ def test_every_check_is_tripped_by_some_wrong_solution(exercise):
         assert item.description in tripped, f"no wrong solution fails '{item.description}'"
 
 
+@pytest.mark.unit
 def test_wrong_solutions_are_several_per_exercise():
     for exercise in EXERCISES:
         assert len(list((WRONG / exercise).glob("wrong_*.py"))) >= 3, exercise
@@ -121,6 +122,7 @@ def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
     assert all(name in unknown.stderr for name in EXERCISES)
 
 
+@pytest.mark.unit
 def test_every_check_module_is_covered_by_these_tests():
     """A checks module that no test list names would have no proof that its checks have teeth."""
     from test_lessons import LESSONS

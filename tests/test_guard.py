@@ -62,6 +62,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
     }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
 def test_every_kind_of_python_write_into_the_project_is_refused_and_changes_nothing(
     project, write, monkeypatch
@@ -76,6 +77,7 @@ def test_every_kind_of_python_write_into_the_project_is_refused_and_changes_noth
     assert snapshot(project) == before
 
 
+@pytest.mark.unit
 def test_reads_scratch_files_bytecode_and_other_folders_stay_allowed(project, tmp_path):
     outside = tmp_path / "elsewhere.txt"
     with refusing_writes(project):
@@ -88,6 +90,7 @@ def test_reads_scratch_files_bytecode_and_other_folders_stay_allowed(project, tm
     assert outside.read_text() == "fine"
 
 
+@pytest.mark.unit
 def test_scratch_inside_the_project_is_allowed_there_only(project, monkeypatch):
     scratch = project / ".nox" / "tmp"
     scratch.mkdir(parents=True)
@@ -98,6 +101,7 @@ def test_scratch_inside_the_project_is_allowed_there_only(project, monkeypatch):
             (project / "README.md").write_text("no")
 
 
+@pytest.mark.unit
 def test_the_guard_acts_only_inside_its_with(project):
     with refusing_writes(project):
         pass
@@ -154,6 +158,7 @@ def test_a_changed_project_is_not_cached_so_the_next_build_runs_the_page_again(p
         (project / "README.md").write_bytes(README)
 
 
+@pytest.mark.unit
 def test_without_git_the_tree_is_every_file_outside_the_folders_a_build_makes(project):
     (project / ".cache").mkdir()
     (project / ".cache" / "entry.json").write_text("{}")
@@ -165,6 +170,7 @@ def test_without_git_the_tree_is_every_file_outside_the_folders_a_build_makes(pr
     assert tree.changes() == {"docs/page.md": "removed"}
 
 
+@pytest.mark.unit
 def test_with_git_the_tree_is_what_git_tracks_and_new_files_it_does_not_ignore(project):
     (project / ".gitignore").write_text("/built/\n")
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
@@ -192,6 +198,7 @@ def temp_roots():
         shutil.rmtree(folder.parent, ignore_errors=True)
 
 
+@pytest.mark.unit
 def test_the_temporary_root_is_short_and_one_per_checkout(tmp_path, temp_roots):
     deep = tmp_path / ("a long folder ünïcode " * 10).strip()
     first, again = temp_roots(deep, "tests"), temp_roots(deep, "tests")
@@ -200,6 +207,7 @@ def test_the_temporary_root_is_short_and_one_per_checkout(tmp_path, temp_roots):
     assert first.is_dir() and len(os.fsencode(first / temp_root.SOCKET_TAIL)) <= 103
 
 
+@pytest.mark.unit
 def test_a_long_system_temp_falls_back_to_tmp_and_nothing_short_says_what_to_set(
     tmp_path, monkeypatch, temp_roots
 ):

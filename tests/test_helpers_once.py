@@ -13,7 +13,11 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 
+import pytest
+
 from engine.page.model import ROOT
+
+pytestmark = pytest.mark.unit  # every test here (tests/conftest.py)
 
 TESTS = ROOT / "tests"
 LEARNER_SOLUTIONS = TESTS / "solutions"

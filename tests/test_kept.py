@@ -22,6 +22,8 @@ from engine.run import terminal
 from engine.run.results import PageResult
 from engine.site import kept, sections
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 RED = "\x1b[31mred\x1b[0m and plain"
 GREEN = "\x1b[32mgreen\x1b[0m"
 PAGE = "<h2>A</h2>" + "<p>text</p>" * 200

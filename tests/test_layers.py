@@ -68,6 +68,7 @@ def test_a_wrong_import_breaks_a_contract(copy, module, line, broken):
     assert any(broken in row and "BROKEN" in row for row in done.stdout.splitlines())
 
 
+@pytest.mark.unit
 def test_no_module_is_long():
     """Past ~400 lines a module holds two ideas; split it by what it does."""
     sizes = {
@@ -80,6 +81,7 @@ def test_no_module_is_long():
     assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
 
 
+@pytest.mark.unit
 def test_ruff_checks_complexity():
     """Short units are held by ruff (run by `nox -s lint`), not by a budget of our own."""
     lint = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]

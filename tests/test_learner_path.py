@@ -39,6 +39,7 @@ def setup_pins(kind: str = "pip") -> list[str]:
 # ---------------------------------------------------------------- generated from the lock
 
 
+@pytest.mark.unit
 def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
     versions = setup_steps.locked_versions()
     pins = setup_pins("pip")
@@ -51,6 +52,7 @@ def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
         assert set(install_line(build_notebook(read_page(page_path)))) <= set(pins), page_path
 
 
+@pytest.mark.unit
 def test_a_notebook_pins_an_optional_package_only_when_its_code_needs_it():
     """compile-once serializes with jax.export (flatbuffers) and draws nothing; static-vs-traced
     needs neither flatbuffers nor matplotlib; why-compile draws charts."""
@@ -63,6 +65,7 @@ def test_a_notebook_pins_an_optional_package_only_when_its_code_needs_it():
     assert "matplotlib" in names("docs/course/why-compile.md")
 
 
+@pytest.mark.unit
 def test_setup_page_renders_its_steps_from_markers():
     text = page_text(SETUP)
     for kind in ("versions", "pip", "uv"):
@@ -75,6 +78,7 @@ def test_setup_page_renders_its_steps_from_markers():
 # ---------------------------------------------------------------- one click to the set-up page
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "path",
     ["index.md", "practice/exercises.md", "track/index.md", *(f"track/{x.file}" for x in LESSONS)],
@@ -86,6 +90,7 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
     assert "project folder" not in text and "project's virtual environment" not in text
 
 
+@pytest.mark.unit
 def test_every_notebook_download_link_is_followed_by_the_setup_link():
     parsed = read_page("docs/course/why-compile.md")
     site = render.Site(ROOT, pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
@@ -94,6 +99,7 @@ def test_every_notebook_download_link_is_followed_by_the_setup_link():
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("page_path", PAGES)
 def test_notebooks_link_the_setup_page_and_never_a_preview_address(page_path: str):
     page = read_page(page_path)
@@ -110,6 +116,7 @@ def json_cell(text: str) -> str:
     return json.loads(text)["cells"][0]["source"]
 
 
+@pytest.mark.unit
 def test_the_bundled_checker_has_no_preview_address():
     script = setup_steps.checker_script()
     assert "127.0.0.1" not in script and "localhost" not in script
@@ -118,6 +125,7 @@ def test_the_bundled_checker_has_no_preview_address():
 # ---------------------------------------------------------------- the repository link
 
 
+@pytest.mark.unit
 def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_request():
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "repo_url: !ENV [REPO_URL, null]" in config
@@ -139,6 +147,7 @@ def reference_solutions() -> dict[str, Path]:
     return found
 
 
+@pytest.mark.unit
 def test_every_exercise_and_lesson_has_a_reference_solution():
     assert set(reference_solutions()) == set(exercise_ids())
 

@@ -78,6 +78,7 @@ def neighbours(lesson: Lesson) -> tuple[str, str]:
 # ---------------------------------------------------------------- the track hangs together
 
 
+@pytest.mark.unit
 def test_track_has_six_lessons_in_order_including_jit_of_scan():
     assert len(LESSONS) >= 6, LESSONS
     assert [lesson.step for lesson in LESSONS] == list(range(1, len(LESSONS) + 1))
@@ -85,6 +86,7 @@ def test_track_has_six_lessons_in_order_including_jit_of_scan():
     assert len(BY_ID) == len(LESSONS), "two lessons share a checker id"
 
 
+@pytest.mark.unit
 def test_nav_lists_the_lessons_in_track_order():
     class Loader(yaml.SafeLoader):
         pass
@@ -98,6 +100,7 @@ def test_nav_lists_the_lessons_in_track_order():
     assert "assets/track.js" in config["extra_javascript"]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS, ids=lesson_id)
 def test_lesson_page_has_the_track_furniture(lesson: Lesson):
     text = lesson.page.read_text(encoding="utf-8")
@@ -133,6 +136,7 @@ def test_lesson_page_has_the_track_furniture(lesson: Lesson):
     assert lesson.solution.is_file()
 
 
+@pytest.mark.unit
 def test_track_page_has_a_status_cell_per_lesson():
     text = (TRACK / "index.md").read_text(encoding="utf-8")
     cells = re.findall(r'class="track-status" data-lesson="(\w+)"', text)
@@ -165,6 +169,7 @@ def test_starter_code_runs_but_does_not_pass(lesson: Lesson, tmp_path: Path):
     assert any(not result.passed for result in results), "the starter code already passes"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS, ids=lesson_id)
 def test_each_lesson_has_several_wrong_solutions(lesson: Lesson):
     wrong = sorted((SOLUTIONS / lesson.id).glob("wrong_*.py"))

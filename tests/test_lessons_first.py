@@ -14,6 +14,8 @@ from engine.page.outline import Node, outline
 from engine.page.parser import read_page
 from tests.helpers import fence, page
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
     for part in ("course", "track")

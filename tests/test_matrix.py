@@ -48,6 +48,7 @@ def real_page(text: str | None = None):
 # ---------------------------------------------------------------- ids
 
 
+@pytest.mark.unit
 def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
     original = (ROOT / PAGE).read_text(encoding="utf-8")
     title_end = original.index("\n", original.index("\n# ") + 1) + 1
@@ -65,6 +66,7 @@ def test_ids_survive_a_prose_edit_and_a_line_shift(tmp_path):
     assert before.claims == after.claims
 
 
+@pytest.mark.unit
 def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     demo = fence("assert 1 + 1 == 2", "fact: addition works")
     old, new = page(demo, COURSE_PAGE), page(demo.replace("1 + 1", "2 + 0"), COURSE_PAGE)
@@ -81,6 +83,7 @@ def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     assert f"{{: #{anchor} }}" in version_notes.details(data)  # the ✗ link finds its target
 
 
+@pytest.mark.unit
 def test_a_repeated_block_gets_its_own_id():
     demo = page(
         fence("assert 1 == 1", "fact: one") + "\nprose\n\n" + fence("assert 1 == 1", "fact: one"),
@@ -93,11 +96,13 @@ def test_a_repeated_block_gets_its_own_id():
 # ---------------------------------------------------------------- the stale-data guard
 
 
+@pytest.mark.unit
 def test_the_committed_data_matches_the_pages():
     data = version_notes.load(ROOT / version_notes.DATA)
     assert version_notes.stale(read_pages([]), data) == [], RERUN_HINT
 
 
+@pytest.mark.unit
 def test_guard_fails_when_a_contract_is_added_or_removed():
     original = (ROOT / PAGE).read_text(encoding="utf-8")
     data = all_hold([real_page()])
@@ -123,6 +128,7 @@ def test_guard_fails_when_a_contract_is_added_or_removed():
     assert "no page has course/pitfalls/contract-" in problem
 
 
+@pytest.mark.unit
 def test_guard_fails_without_the_pinned_release():
     data = all_hold([real_page()], jax="0.0.1")
     assert version_notes.stale([real_page()], data, PINNED) == [
@@ -175,6 +181,7 @@ def test_the_pinned_column_agrees_with_the_live_build():
             assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
 
 
+@pytest.mark.unit
 def test_default_releases_skip_the_pinned_series_and_take_newest_patches():
     versions = ["0.9.2", "0.10.0", "0.10.2", "0.11.1", "0.11.2", "0.12.0", "0.12.0.1", "0.4.7"]
     assert matrix.default_releases("0.12.0.1", versions) == [
@@ -185,6 +192,7 @@ def test_default_releases_skip_the_pinned_series_and_take_newest_patches():
     assert matrix.default_releases("0.11.2", versions)[0] == "jax==0.12.0.1"
 
 
+@pytest.mark.unit
 def test_save_replaces_a_release_and_keeps_uninstallable_ones(tmp_path):
     path = tmp_path / "compat.json"
     matrix.save(release("0.11.2", {}), path, new=True)
@@ -221,6 +229,7 @@ def demo_data():
     return demo, data
 
 
+@pytest.mark.unit
 def test_version_notes_gain_a_column_per_tested_release(demo_data):
     demo, data = demo_data
     notes = "docs/reference/version-notes.md"
@@ -236,6 +245,7 @@ def test_version_notes_gain_a_column_per_tested_release(demo_data):
     assert "`jax==0.4.*`: not installable on Python 3." in text
 
 
+@pytest.mark.unit
 def test_page_note_says_which_claims_hold_where(demo_data):
     demo, data = demo_data
     note = version_notes.page_note(demo, data, demo.path)
@@ -261,6 +271,7 @@ def test_page_note_says_which_claims_hold_where(demo_data):
     assert page("No title here.\n", COURSE_PAGE).title_end == 0  # so Page.pieces has no place
 
 
+@pytest.mark.unit
 def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(demo_data):
     demo, data = demo_data
     span = f"JAX 0.11.2{version_notes.DASH}{PINNED}"
@@ -279,6 +290,7 @@ def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(d
     assert '<a id="notes-course-demo"></a>' in notes  # where the badge lands
 
 
+@pytest.mark.unit
 def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):
     """Every claim holding while a plain assert fails must not read as 'this page is wrong'."""
     demo, data = demo_data
@@ -296,6 +308,7 @@ def test_page_note_tells_a_failing_plain_check_from_a_claim(demo_data):
     )
 
 
+@pytest.mark.unit
 def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
     """A page with no claim and no failing check gets no maintainer-facing line under its title."""
     _, data = demo_data
@@ -310,6 +323,7 @@ def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
     assert note == f"1 {check} on this page (not a claim) fails on {PINNED}."
 
 
+@pytest.mark.unit
 def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "drift.yml").read_text("utf-8"))
     steps = workflow["jobs"]["drift"]["steps"]

@@ -42,6 +42,7 @@ PAGES = sorted(
 CELL_TIMEOUT = 600  # seconds; the slowest blocks on the site take well under a minute
 
 
+@pytest.mark.unit
 def test_chapter_pages_and_the_workbook_get_notebooks():
     chapters = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs/course").glob("*.md")}
     assert chapters <= set(PAGES)
@@ -207,6 +208,7 @@ def sample(tmp_path: Path):
     return tmp_path
 
 
+@pytest.mark.unit
 def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     page = read_page("docs/course/sample.md", sample)
     outcomes = [Outcome() for _ in page.blocks]
@@ -263,6 +265,7 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
     assert [c["id"] for c in cells] == [f"cell-{n}" for n in range(1, len(cells) + 1)]
 
 
+@pytest.mark.unit
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
     workbook = read_page("docs/practice/exercises.md")
     files = project_files([block.source for block in workbook.blocks])
@@ -271,6 +274,7 @@ def test_workbook_bundles_the_checker_and_the_checks_it_names():
         assert f"snippets/_checks/{exercise}.py" in files
 
 
+@pytest.mark.unit
 def test_notebook_text_is_stable_json():
     notebook = build_notebook(read_page("docs/course/why-compile.md"))
     text = dumps(notebook)
@@ -278,6 +282,7 @@ def test_notebook_text_is_stable_json():
     assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text
 
 
+@pytest.mark.unit
 def test_a_notebook_is_checked_against_the_schema_once_with_every_cell_and_output(
     sample: Path, monkeypatch
 ):

@@ -11,6 +11,8 @@ from engine.page.model import DEFAULT_TIMEOUT, ROOT, MarkupError
 from engine.page.parser import read_page
 from tests.helpers import PAIR_GOOD, fence, page
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 # ---------------------------------------------------------------- contracts
 
 

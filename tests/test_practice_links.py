@@ -28,11 +28,13 @@ CHAPTERS = [path for _, path in course_table.course_nav(site_nav())]
 ITEMS = practice.items({page.path: page for page in read_pages([])}, CHAPTERS)
 
 
+@pytest.mark.unit
 def test_the_site_has_every_kind_of_practice_item():
     assert {item.kind for item in ITEMS} == {"exercise", "quiz", "lesson"}
     assert len(CHAPTERS) >= 10
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_chapter_is_practised_by_some_item(chapter: str):
     assert practice.box(chapter, ITEMS), (
@@ -41,6 +43,7 @@ def test_every_chapter_is_practised_by_some_item(chapter: str):
     )
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("item", ITEMS, ids=lambda item: f"{item.page}#{item.anchor}")
 def test_every_practice_item_links_a_chapter(item: practice.Item):
     assert item.chapters, f"{item.page}: '{item.title}' links to no course chapter"

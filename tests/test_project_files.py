@@ -19,6 +19,8 @@ import yaml
 
 from engine.page.model import ROOT
 
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
+
 WORKFLOWS = ROOT / ".github" / "workflows"
 NOX_CALL = re.compile(r"\bnox\b([^\n;&|`]*)")
 

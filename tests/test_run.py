@@ -169,6 +169,7 @@ def test_warm_run_executes_nothing(tmp_path):
     assert result.cached and "cached" in lines[1]
 
 
+@pytest.mark.unit
 def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     demo = page(fence("print('hello')"))
     before = cache.cache_key(demo, cache.environment_fingerprint())
@@ -180,6 +181,7 @@ def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     assert before != after
 
 
+@pytest.mark.unit
 def test_prose_edits_keep_the_key_and_code_edits_change_it():
     fingerprint = cache.environment_fingerprint()
     original = cache.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
@@ -188,6 +190,7 @@ def test_prose_edits_keep_the_key_and_code_edits_change_it():
     assert original == reworded != recoded
 
 
+@pytest.mark.unit
 def test_imported_local_module_is_part_of_the_key():
     modules = cache.project_files(["from jitkit import time_it"])
     assert "def time_it" in modules["snippets/jitkit.py"]
@@ -222,6 +225,7 @@ from . import relative
 """
 
 
+@pytest.mark.unit
 def test_imports_are_found_wherever_a_statement_may_stand():
     """The import finder walks statements only; ast.walk (every node) must find no more."""
     import ast
@@ -243,6 +247,7 @@ def test_imports_are_found_wherever_a_statement_may_stand():
     assert "not_a_statement" not in names and "relative" not in names
 
 
+@pytest.mark.unit
 def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
     """Each page's key and notebook follow its imports; jitkit, which most pages import, is
     parsed once per process (kept by its text), and a block without an import not at all."""
@@ -262,6 +267,7 @@ def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
     assert parsed.count(pages[0]) == parsed.count(pages[1]) == 1
 
 
+@pytest.mark.unit
 def test_a_module_that_is_no_project_file_is_not_looked_for(monkeypatch):
     """jax, numpy and the standard library are most imports: no file is asked for under
     snippets/ or the root unless its first name is there."""
@@ -310,6 +316,7 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
     assert "DejaVu" not in figure.light and "font-family:system-ui" in figure.light
 
 
+@pytest.mark.unit
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
     modules = cache.project_files(["from check_solution import checks_for"])
     assert "snippets/check_solution.py" in modules

@@ -84,6 +84,7 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(small_project, capsys):
     assert "Edit next:" in printed and "nox -s page -- docs/practice/demo-page.md" in printed
 
 
+@pytest.mark.unit
 def test_second_page_of_a_part_joins_its_section(small_project):
     assert scaffold.main(["practice/first-one", "First one"], root=small_project) == 0
     assert scaffold.main(["practice/second-one", "Second: with a colon?"], root=small_project) == 0
@@ -95,6 +96,7 @@ def test_second_page_of_a_part_joins_its_section(small_project):
     ]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("target", "title", "message"),
     [
@@ -122,6 +124,7 @@ def test_bad_requests_are_refused_and_nothing_is_written(
     assert (small_project / "mkdocs.yml").read_text(encoding="utf-8") == mkdocs
 
 
+@pytest.mark.unit
 def test_an_orphan_snippet_folder_is_refused(small_project):
     (small_project / "snippets" / "lonely").mkdir()
     with pytest.raises(ScaffoldError, match="snippets/lonely/ already exists"):
@@ -144,6 +147,7 @@ NAV = textwrap.dedent("""\
 """)
 
 
+@pytest.mark.unit
 def test_nav_entry_joins_an_existing_section_and_keeps_the_rest():
     text, entry = add_nav_entry(NAV, "course", "Three", "course/three.md")
     assert entry == "- Three: course/three.md"
@@ -151,6 +155,7 @@ def test_nav_entry_joins_an_existing_section_and_keeps_the_rest():
     assert text.replace("      - Three: course/three.md\n", "") == NAV
 
 
+@pytest.mark.unit
 def test_nav_section_is_created_before_about_or_at_the_end():
     text, _ = add_nav_entry(NAV, "worked-examples", "Demo", "worked-examples/demo.md")
     assert "  - Worked examples:\n      - Demo: worked-examples/demo.md\n  - About:" in text
@@ -163,11 +168,13 @@ def test_nav_section_is_created_before_about_or_at_the_end():
     )
 
 
+@pytest.mark.unit
 def test_mkdocs_without_a_nav_is_refused():
     with pytest.raises(ScaffoldError, match="no top-level 'nav:'"):
         add_nav_entry("site_name: x\n", "practice", "Demo", "practice/demo.md")
 
 
+@pytest.mark.unit
 def test_the_real_mkdocs_nav_takes_a_new_section_and_an_entry():
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     new, _ = add_nav_entry(text, "scaffold-check", "Sample", "scaffold-check/sample.md")

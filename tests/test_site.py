@@ -37,6 +37,7 @@ def test_the_extension_renders_a_compile_log_escaped(tmp_path):
 # ---------------------------------------------------------------- facts and version notes
 
 
+@pytest.mark.unit
 def test_version_notes_list_every_contract_and_fact_with_links():
     from engine.site import version_notes
 
@@ -61,6 +62,7 @@ def test_version_notes_list_every_contract_and_fact_with_links():
 # ---------------------------------------------------------------- rendering: tokens and sections
 
 
+@pytest.mark.unit
 def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
     from engine.site.render import unwrap_plain_tokens
 
@@ -69,6 +71,7 @@ def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
     assert unwrap_plain_tokens(name + space + styled) == "x " + styled
 
 
+@pytest.mark.unit
 def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
     """Unwrapping name and whitespace tokens changes nothing on screen only while this holds."""
     import material
@@ -80,6 +83,7 @@ def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
     assert not re.search(r"\.highlight [^{}]*\.[nw][\s,{:)]", css.replace(".highlight .n{", "{"))
 
 
+@pytest.mark.unit
 def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
     from engine.site.sections import (
         FIRST_SCREEN_PX,
@@ -108,6 +112,7 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
         assert estimated_height(body) < MAX_SECTION_PX + estimated_height(paragraph + code)
 
 
+@pytest.mark.unit
 def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tall():
     """A placeholder painted on screen in the first frame would shift what follows it."""
     from engine.site.sections import FIRST_SCREEN_PX, wrap_sections
@@ -120,6 +125,7 @@ def test_an_element_that_starts_on_the_first_screen_is_never_wrapped_however_tal
     assert '<section class="jd-section"' in wrapped  # what follows it is still wrapped
 
 
+@pytest.mark.unit
 def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
     """Chromium paints the first frame with placeholders: a short section on screen then shrinks
     and pulls what follows into view. A collapsed block or a hidden tab takes no room."""
@@ -145,6 +151,7 @@ def test_the_first_screen_is_measured_by_what_shows_at_its_least_height():
     assert wrapped.startswith(collapsed + short * 3 + '<h2 id="a">A</h2>\n' + short)
 
 
+@pytest.mark.unit
 def test_sections_a_wider_first_screen_reaches_are_marked_near():
     """A phone's first screen ends sooner than a wider one's; the CSS always draws NEAR sections
     on a wider screen, so no placeholder is on screen at load there either."""
@@ -163,6 +170,7 @@ def test_sections_a_wider_first_screen_reaches_are_marked_near():
         assert (NEAR in classes) == (above < FIRST_SCREEN_PX), (classes, above)
 
 
+@pytest.mark.unit
 def test_a_notebook_view_is_wrapped_inside_its_notebook_element():
     from engine.site.sections import wrap_sections
 
@@ -209,6 +217,7 @@ class _ParsedTopLevel(HTMLParser):
                 self.elements.append((tag, self.holds_heading, self.opened, end))
 
 
+@pytest.mark.unit
 def test_the_tag_scanner_finds_the_top_level_elements_html_parser_finds():
     """``tags`` is one regular expression, not html.parser; on what a page holds (comments with
     tags, scripts and styles with "<", a quoted ">", self-closing and void tags, upper case) it
@@ -239,6 +248,7 @@ def test_the_tag_scanner_finds_the_top_level_elements_html_parser_finds():
     assert elements[0][1] and not any(holds for _, holds, *_ in elements[1:])
 
 
+@pytest.mark.unit
 def test_least_heights_read_a_fragment_as_html_parser_did():
     """least_heights reads tags with TAG_TOKEN, no longer html.parser; these numbers are what
     the html.parser reader gave (comments, a script's "<", upper case, a quoted ">", closed and
@@ -263,6 +273,7 @@ def test_least_heights_read_a_fragment_as_html_parser_did():
     assert attributes(" d='M0'/")[1] and not attributes(" href=x/")[1]
 
 
+@pytest.mark.unit
 def test_a_notebook_view_is_scanned_once():
     """The wrapper's inside is wrapped with the tags of the first scan, not scanned again."""
     from engine.site import sections
@@ -278,6 +289,7 @@ def test_a_notebook_view_is_scanned_once():
     assert wrapped.count('<section class="jd-section') >= 2
 
 
+@pytest.mark.unit
 def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
     from engine.site.sections import wrap_sections
 

@@ -247,6 +247,7 @@ def test_a_block_that_prints_50_mb_fails_with_page_line_and_size_as_fast_as_a_no
     assert huge < normal + 5.0, (huge, normal)  # generous: a 50 MB string still gets built
 
 
+@pytest.mark.unit
 def test_captured_output_past_the_limit_is_counted_not_kept():
     from engine.run import terminal
 
@@ -341,6 +342,7 @@ def test_memory_addresses_and_object_ids_are_numbered_in_outputs_and_errors():
     assert first.error_message == "cannot trace <function scale at @1>"
 
 
+@pytest.mark.unit
 def test_every_colour_nbconvert_emits_has_a_light_and_a_dark_value():
     from nbconvert.filters.ansi import _ANSI_COLORS
 

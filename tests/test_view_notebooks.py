@@ -31,6 +31,7 @@ PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.
 SVG = '<svg width="460.8pt" height="345.6pt">{}</svg>'
 
 
+@pytest.mark.unit
 def test_only_pages_that_offer_a_notebook_ask_for_a_view():
     asking = [p for p in PAGES if read_page(p).meta.get(notebook_view.OPT_IN)]
     assert "docs/practice/exercises.md" in asking
@@ -93,6 +94,7 @@ def demo_config(tmp_path: Path):
     return config
 
 
+@pytest.mark.unit
 def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path, demo_config):
     page, notebook, outcomes = view_inputs(tmp_path)
     figure = outcomes[2].figures[0]
@@ -129,12 +131,14 @@ def test_the_view_has_the_notebooks_outputs_with_both_chart_renderings(tmp_path,
     assert "[Download this notebook](../../demo.ipynb)" in prose
 
 
+@pytest.mark.unit
 def test_a_chart_missing_from_the_site_fails_the_build(tmp_path, demo_config):
     page, notebook, outcomes = view_inputs(tmp_path)
     with pytest.raises(notebook_view.PluginError, match="not on the site"):
         notebook_view.add(page, notebook, outcomes, Files([]), demo_config, tmp_path)
 
 
+@pytest.mark.unit
 def test_an_unchanged_view_is_not_rewritten(tmp_path, demo_config):
     """A warm rebuild leaves the view's file alone (mkdocs serve, overlapping builds)."""
     page, notebook, outcomes = view_inputs(tmp_path)
@@ -203,6 +207,7 @@ def renders(view: Path, config) -> tuple[FakeJupyter, SimpleNamespace, list[int]
 MATERIAL = {"theme": SimpleNamespace(name="material")}
 
 
+@pytest.mark.unit
 def test_an_unchanged_view_is_served_from_its_stored_render(view):
     """A warm rebuild neither loads mkdocs-jupyter nor converts; it serves the same render."""
     jupyter, first, loads = renders(view, MATERIAL)
@@ -233,6 +238,7 @@ KEY_PARTS = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("part", KEY_PARTS)
 def test_a_change_to_any_part_of_the_key_renders_the_view_again(view, monkeypatch, part):
     renders(view, MATERIAL)
@@ -243,6 +249,7 @@ def test_a_change_to_any_part_of_the_key_renders_the_view_again(view, monkeypatc
     assert len(jupyter.converted) == 1 and len(loads) == 1 and page.content == "<p>1</p>"
 
 
+@pytest.mark.unit
 def test_the_installed_distributions_are_in_the_key():
     installed = installed_distributions().decode().split("\n")
     names = {folder.split("-")[0].lower() for folder in installed[1:]}

@@ -5,6 +5,9 @@ from __future__ import annotations
 import stat
 
 import find_browser
+import pytest
+
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
 
 def executable(path):

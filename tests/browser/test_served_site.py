@@ -7,7 +7,10 @@ import os
 import socket
 import struct
 
+import pytest
 from served_site import QuietServer, serve
+
+pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
 
 def hang_up_during(url: str, path: str) -> None:
