@@ -181,7 +181,7 @@ def tests(session: nox.Session) -> None:
     there is none and the session runs as root; elsewhere the browser tests are reported as not
     run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
     """
-    install(session, "test", "zensical")
+    install(session, "test")
     ensure_browser(session)
     tmp = short_temp(session)
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
