@@ -6,6 +6,7 @@ the build never imports a tool, the learner runtime imports no engine module.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -21,9 +22,12 @@ MAX_MODULE_LINES = 400
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    """The contracts, checked on the engine in ``root`` (not on the one PYTHONPATH names)."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-cache", "--config", str(ROOT / "pyproject.toml")],
         cwd=root,
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
