@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from engine.run import execute, results
-from engine.run.cache import cache_key, environment_fingerprint, store
+from engine.run.cache import cache_key, store
+from engine.run.environment import environment_fingerprint
 from engine.run.execute import BlockFailure, execute_block, new_namespace
 from engine.run.pages import run_page
 from engine.run.results import Failure, Outcome, PageResult

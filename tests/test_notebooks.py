@@ -23,7 +23,7 @@ from nbclient.exceptions import CellExecutionError
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run.cache import project_files
+from engine.run.imports import project_files
 from engine.run.results import Outcome
 from engine.site.notebooks import (
     build_notebook,

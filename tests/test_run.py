@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.run import cache, pages, timing
+from engine.run import cache, environment, imports, pages, timing
 from engine.run.execute import execute_block, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
 from engine.run.pages import PageFailure, execute_pages, run_page
@@ -172,18 +172,20 @@ def test_warm_run_executes_nothing(tmp_path):
 @pytest.mark.unit
 def test_changed_dependency_version_invalidates_the_cache(monkeypatch):
     demo = page(fence("print('hello')"))
-    before = cache.cache_key(demo, cache.environment_fingerprint())
-    real_version = cache._version
+    before = cache.cache_key(demo, environment.environment_fingerprint())
+    real_version = environment.installed_version
     monkeypatch.setattr(
-        cache, "_version", lambda name: "9.9.9" if name == "jaxlib" else real_version(name)
+        environment,
+        "installed_version",
+        lambda name: "9.9.9" if name == "jaxlib" else real_version(name),
     )
-    after = cache.cache_key(demo, cache.environment_fingerprint())
+    after = cache.cache_key(demo, environment.environment_fingerprint())
     assert before != after
 
 
 @pytest.mark.unit
 def test_prose_edits_keep_the_key_and_code_edits_change_it():
-    fingerprint = cache.environment_fingerprint()
+    fingerprint = environment.environment_fingerprint()
     original = cache.cache_key(page("Intro.\n\n" + fence("x = 1")), fingerprint)
     reworded = cache.cache_key(page("A new intro,\nlonger.\n\n" + fence("x = 1")), fingerprint)
     recoded = cache.cache_key(page("Intro.\n\n" + fence("x = 2")), fingerprint)
@@ -192,7 +194,7 @@ def test_prose_edits_keep_the_key_and_code_edits_change_it():
 
 @pytest.mark.unit
 def test_imported_local_module_is_part_of_the_key():
-    modules = cache.project_files(["from jitkit import time_it"])
+    modules = imports.project_files(["from jitkit import time_it"])
     assert "def time_it" in modules["snippets/jitkit.py"]
 
 
@@ -238,11 +240,11 @@ def test_imports_are_found_wherever_a_statement_may_stand():
                 yield node.module
                 yield from (f"{node.module}.{alias.name}" for alias in node.names)
 
-    modules = [NESTED_IMPORTS, *(path.read_text() for path in cache.ROOT.glob("snippets/*.py"))]
+    modules = [NESTED_IMPORTS, *(path.read_text() for path in imports.ROOT.glob("snippets/*.py"))]
     for source in modules:
         tree = ast.parse(source)
-        assert set(every_node_import(tree)) <= cache._imported_names(tree)
-    names = cache._imported_names(ast.parse(NESTED_IMPORTS))
+        assert set(every_node_import(tree)) <= imports._imported_names(tree)
+    names = imports._imported_names(ast.parse(NESTED_IMPORTS))
     assert {"a.b", "c.d", "e", "f1", "g", "h", "i", "j.k.m", "n", "o"} <= names
     assert "not_a_statement" not in names and "relative" not in names
 
@@ -252,15 +254,15 @@ def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
     """Each page's key and notebook follow its imports; jitkit, which most pages import, is
     parsed once per process (kept by its text), and a block without an import not at all."""
     parsed = []
-    parse = cache._syntax_tree
+    parse = imports._syntax_tree
     monkeypatch.setattr(
-        cache, "_syntax_tree", lambda source: parsed.append(source) or parse(source)
+        imports, "_syntax_tree", lambda source: parsed.append(source) or parse(source)
     )
-    cache._imports_and_reads.cache_clear()
+    imports._imports_and_reads.cache_clear()
     pages = ["from jitkit import time_it\nx = 1", "import jitkit\ny = 2", "z = jnp.ones(3)"]
-    found = [cache.project_files([source]) for source in pages]
+    found = [imports.project_files([source]) for source in pages]
 
-    jitkit = (cache.ROOT / "snippets" / "jitkit.py").read_text(encoding="utf-8")
+    jitkit = (imports.ROOT / "snippets" / "jitkit.py").read_text(encoding="utf-8")
     assert found[0]["snippets/jitkit.py"] == found[1]["snippets/jitkit.py"] == jitkit
     assert found[2] == {}
     assert parsed.count(jitkit) == 1 and pages[2] not in parsed
@@ -276,7 +278,7 @@ def test_a_module_that_is_no_project_file_is_not_looked_for(monkeypatch):
     asked = []
     is_file = Path.is_file
     monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path) or is_file(path))
-    modules = cache.project_files(["import jax.numpy as jnp\nimport functools\nimport jitkit"])
+    modules = imports.project_files(["import jax.numpy as jnp\nimport functools\nimport jitkit"])
     assert "snippets/jitkit.py" in modules
     assert asked and not [path for path in asked if "jax" in path.parts or "functools" in path.name]
 
@@ -318,7 +320,7 @@ def test_figure_is_rendered_light_and_dark_with_the_page_font():
 
 @pytest.mark.unit
 def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
-    modules = cache.project_files(["from check_solution import checks_for"])
+    modules = imports.project_files(["from check_solution import checks_for"])
     assert "snippets/check_solution.py" in modules
     assert not [name for name in modules if name.startswith("engine/")]  # learner code only
     assert any(name.startswith("snippets/_checks/") for name in modules)

@@ -21,7 +21,7 @@ from mkdocs.utils import meta
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run.cache import installed_distributions
+from engine.run.environment import installed_distributions
 from engine.run.results import Figure, Outcome
 from engine.site import notebook_view, view_render
 from engine.site.notebooks import build_notebook, wants_notebook

@@ -21,16 +21,8 @@ from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
 from engine.run import record, results, terminal
-from engine.run.cache import (
-    CACHE_DIR,
-    _digest,
-    _version,
-    code_key,
-    entry_path,
-    environment_fingerprint,
-    load_cached,
-    store,
-)
+from engine.run.cache import CACHE_DIR, cache_key, code_key, entry_path, load_cached, store
+from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
 from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
@@ -260,7 +252,7 @@ class _Build:
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
         code = code_key(page)
-        plan = _Plan(order, page, code, _digest({"code": code, "environment": fingerprint}))
+        plan = _Plan(order, page, code, cache_key(page, fingerprint, code))
         cached = None if fresh else load_cached(page, plan.key, self.cache_dir)
         if cached is None and not page.blocks:
             cached = PageResult([], {}, cached=True)  # nothing to run, nothing to cache
@@ -326,7 +318,7 @@ def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
         return ""
     if entry.get("code") != code:
         return ""  # the code changed since it last passed: look there first
-    now = {"jax": _version("jax"), "jaxlib": _version("jaxlib")}
+    now = {"jax": installed_version("jax"), "jaxlib": installed_version("jaxlib")}
     before = {"jax": passed_with.get("jax"), "jaxlib": passed_with.get("jaxlib")}
     if before != now:
         return (

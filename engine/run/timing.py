@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from engine.page.model import Page
-from engine.run.cache import project_files
+from engine.run.imports import project_files
 
 CLAIM_HELPERS = ("assert_faster", "claim_ratio")  # snippets/jitkit.py: the only ways to claim
 HELPERS_HOME = "snippets/jitkit.py"  # defines the helpers: naming them there is no claim

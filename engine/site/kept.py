@@ -24,7 +24,8 @@ import pymdownx.highlight
 from jinja2 import FileSystemBytecodeCache
 
 from engine.run import terminal
-from engine.run.cache import installed_distributions, write_if_changed
+from engine.run.environment import installed_distributions
+from engine.run.files import write_if_changed
 from engine.site import sections
 
 COLOURS = "coloured-outputs.json"  # in the page cache's folder

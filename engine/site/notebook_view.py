@@ -28,7 +28,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 from engine.page.model import Page, page_slug
 from engine.page.policy import policy
-from engine.run.cache import write_if_changed
+from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
 
 OPT_IN = "notebook_view"  # the front-matter key

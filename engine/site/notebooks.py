@@ -34,8 +34,8 @@ from engine.page.model import BADGES, ROOT, Block, Page
 from engine.page.outline import Node, outline, prose_lines
 from engine.page.policy import policy
 from engine.page.syntax import code_fence, is_absolute_url
-from engine.run.cache import project_files
 from engine.run.execute import PRELUDE
+from engine.run.imports import project_files
 from engine.run.results import Outcome
 from engine.site import setup_steps
 

@@ -111,7 +111,7 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
 
 def checker_script(root: Path = ROOT) -> str:
     """``check.py``: the checker, its checks and jitkit in one file a reader can download."""
-    from engine.run.cache import project_files
+    from engine.run.imports import project_files
 
     files = project_files(["from check_solution import checks_for"], root)
     lines = [

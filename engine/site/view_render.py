@@ -17,7 +17,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import get_toc
 
-from engine.run.cache import installed_distributions, write_if_changed
+from engine.run.environment import installed_distributions
+from engine.run.files import write_if_changed
 from engine.site.kept import toc_tokens
 from engine.site.notebook_view import is_view
 

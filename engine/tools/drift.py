@@ -33,14 +33,8 @@ from engine.page.model import ROOT, Block, MarkupError, Page
 from engine.page.parser import read_pages
 from engine.page.policy import policy
 from engine.run import results
-from engine.run.cache import (
-    CACHE_DIR,
-    cache_key,
-    entry_path,
-    environment_fingerprint,
-    load_cached,
-    store,
-)
+from engine.run.cache import CACHE_DIR, cache_key, entry_path, load_cached, store
+from engine.run.environment import environment_fingerprint
 from engine.run.pages import PageFailure, execute_pages, run_page
 from engine.run.results import Failure, Outcome, PageResult
 from engine.site.version_notes import pinned_versions

@@ -62,7 +62,8 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
 
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
     """Run every page under the installed JAX and return this release's entry."""
-    from engine.run.cache import CACHE_DIR, environment_fingerprint
+    from engine.run.cache import CACHE_DIR
+    from engine.run.environment import environment_fingerprint
     from engine.tools import drift  # needs the engine's run machinery, which the build never does
 
     started = time.monotonic()

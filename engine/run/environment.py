@@ -1,0 +1,49 @@
+"""The environment pages run in: what is installed (its fingerprint is part of every cache key)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import os
+import platform
+import sys
+
+
+def environment_fingerprint() -> dict:
+    names = ("jax", "jaxlib", "numpy", "matplotlib")
+    versions = {name: installed_version(name) for name in names}
+    plugins = sorted(
+        f"{dist.metadata['Name']}=={dist.version}"
+        for dist in importlib.metadata.distributions()
+        if (dist.metadata["Name"] or "").lower().replace("_", "-").startswith("jax-")
+    )
+    variables = {k: v for k, v in sorted(os.environ.items()) if k.startswith(("JAX_", "XLA_"))}
+    return {
+        "python": sys.version,
+        "platform": platform.platform(),
+        "versions": versions,
+        "plugins": plugins,
+        "variables": variables,
+    }
+
+
+@functools.cache
+def installed_distributions() -> bytes:
+    """Python's version and every installed distribution with its version (the names of their
+    ``.dist-info`` folders): all the third-party code a rendering step can run, for the keys of
+    what the site keeps of its renderers' output (engine.site.view_render, engine.site.colours)."""
+    folders = sorted(
+        entry.name
+        for place in sys.path
+        if os.path.isdir(place)
+        for entry in os.scandir(place)
+        if entry.name.endswith((".dist-info", ".egg-info"))
+    )
+    return "\n".join([sys.version, *folders]).encode()
+
+
+def installed_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
