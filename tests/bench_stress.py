@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.page.parser import read_page  # noqa: E402
-from engine.run.pages import PageFailure, claim_margin, run_page  # noqa: E402
+from engine.run.pages import claim_margin, run_page  # noqa: E402
+from engine.run.results import PageFailure  # noqa: E402
 from engine.run.timing import measures_time  # noqa: E402
 
 MIN_MARGIN = 1.5

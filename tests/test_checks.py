@@ -12,7 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from engine.page.model import MarkupError
-from engine.run.pages import PageFailure, execute_pages
+from engine.run.pages import execute_pages
+from engine.run.results import PageFailure
 from engine.site.notebooks import build_notebook
 from tests.helpers import build_one_page, fence, page
 

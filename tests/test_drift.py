@@ -9,9 +9,9 @@ import pytest
 from engine.run import execute, results
 from engine.run.cache import cache_key, store
 from engine.run.environment import environment_fingerprint
-from engine.run.execute import BlockFailure, execute_block, new_namespace
+from engine.run.execute import execute_block, new_namespace
 from engine.run.pages import run_page
-from engine.run.results import Failure, Outcome, PageResult
+from engine.run.results import Failure, Outcome, PageFailure, PageResult
 from engine.tools import drift
 from tests.helpers import fence, page
 
@@ -118,7 +118,7 @@ def test_reworded_messages_are_classified_the_same(monkeypatch):
         for index, block in enumerate(demo.blocks):
             try:
                 execute_block(block, namespace)
-            except BlockFailure as error:
+            except PageFailure as error:
                 error.failure.index = index
                 finding = drift.classify(error.failure, demo)
                 found.append((finding.kind, finding.index))

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from engine.run.guard import Tree, refusing_writes
-from engine.run.pages import PageFailure, ProjectChanged, execute_pages
+from engine.run.pages import ProjectChanged, execute_pages
+from engine.run.results import PageFailure
 from engine.tools import temp_root
 from tests.helpers import fence, page
 

@@ -15,8 +15,8 @@ import pytest
 from engine.run import cache, environment, imports, pages, timing
 from engine.run.execute import execute_block, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
-from engine.run.pages import PageFailure, execute_pages, run_page
-from engine.run.results import PageResult
+from engine.run.pages import execute_pages, run_page
+from engine.run.results import PageFailure, PageResult
 from tests.helpers import PAIR_GOOD, fence, page, recording
 
 # ---------------------------------------------------------------- contracts

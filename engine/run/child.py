@@ -18,7 +18,8 @@ from pathlib import Path
 
 from engine.page.model import Block, Expectation
 from engine.run import terminal
-from engine.run.execute import BlockFailure, execute_block, new_namespace
+from engine.run.execute import execute_block, new_namespace
+from engine.run.results import PageFailure
 
 
 def block_from_dict(data: dict) -> Block:
@@ -59,7 +60,7 @@ def main() -> int:
         send(event="start", index=index)
         try:
             outcome = execute_block(block_from_dict(data), namespace, project)
-        except BlockFailure as error:
+        except PageFailure as error:
             error.failure.index = index
             send(event="failed", index=index, failure=error.failure.to_dict())
             return 1

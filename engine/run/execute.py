@@ -22,7 +22,7 @@ from engine.page.model import ROOT, Block
 from engine.run import results, terminal
 from engine.run.figures import MissingAltText, collect_figures
 from engine.run.guard import refusing_writes
-from engine.run.results import Failure, Outcome
+from engine.run.results import Failure, Outcome, PageFailure
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -50,14 +50,6 @@ OUTPUT_ADVICE = (
 )
 
 
-class BlockFailure(Exception):
-    """A block broke its contract: ``failure`` says how; the message names the page and line."""
-
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(failure.message)
-        self.failure = failure
-
-
 class BlockTimeout(BaseException):
     """Raised in a block that ran past its time limit; a BaseException so user code can't eat it."""
 
@@ -69,7 +61,7 @@ def new_namespace() -> dict:
 
 
 def execute_block(block: Block, namespace: dict, project: Path = ROOT) -> Outcome:
-    """Run ``block`` in ``namespace``; raise BlockFailure if it breaks its contract. Python-level
+    """Run ``block`` in ``namespace``; raise PageFailure if it breaks its contract. Python-level
     writes under ``project`` are refused while it runs (``engine.run.guard``)."""
     if block.skip:
         return Outcome(skipped=True)
@@ -84,11 +76,11 @@ def execute_block(block: Block, namespace: dict, project: Path = ROOT) -> Outcom
         finally:
             stopped = terminal.stop_all(lambda: terminal.live(skip=running))
         return _outcome(block, buffer, error, warned, stopped, time.perf_counter() - started)
-    except BlockFailure as error:
+    except PageFailure as error:
         if not stopped:
             raise
         error.failure.message += "\n" + leftover_message(block.where, stopped)  # what else it left
-        raise BlockFailure(error.failure) from error.__cause__
+        raise PageFailure(error.failure) from error.__cause__
 
 
 def _outcome(
@@ -113,7 +105,7 @@ def _outcome(
         raise _failure(block, results.SHARED_CPU, summary, error=error)
     try:
         _check_contract(block, error, warned, outcome)
-    except BlockFailure as error:
+    except PageFailure as error:
         error.failure.timing_claims = outcome.timing_claims  # nox -s stress counts failed runs
         raise
     try:
@@ -257,7 +249,7 @@ def _check_contract(
     outcome.error_message = terminal.steady(terminal.clean(str(error).strip()))
 
 
-def _unexpected(block: Block, error: BaseException) -> BlockFailure:
+def _unexpected(block: Block, error: BaseException) -> PageFailure:
     if isinstance(error, AssertionError) and block.bad and block.bad.mode == "asserts":
         summary = "the ❌ block's assertions do not hold:"
     elif isinstance(error, AssertionError) and block.fact:
@@ -270,7 +262,7 @@ def _unexpected(block: Block, error: BaseException) -> BlockFailure:
 
 def _failure(
     block: Block, kind: str, summary: str, *, error: BaseException | None = None, advice: str = ""
-) -> BlockFailure:
+) -> PageFailure:
     """The typed failure of ``block``, with the message people read (page line first)."""
     failure = Failure(kind, block.page, block.line, summary=summary.rstrip(":"))
     message = f"{block.where}: {summary}{advice}"
@@ -280,7 +272,7 @@ def _failure(
         frames, failure.source = _frames(block, error)
         message += f" {failure.error_type}: {failure.error_message}\n{frames}"
     failure.message = message
-    return BlockFailure(failure)
+    return PageFailure(failure)
 
 
 def drain_timing_claims(block: Block) -> list[dict]:

@@ -26,7 +26,7 @@ from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
 from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
-from engine.run.results import Failure, Outcome, PageResult
+from engine.run.results import Failure, Outcome, PageFailure, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
@@ -39,18 +39,6 @@ STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), a
 
 
 log = logging.getLogger("mkdocs.jitdocs")
-
-
-class PageFailure(Exception):
-    """A page's code failed: ``failure`` says how; the message names the page, file and line."""
-
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(failure.message)
-        self.failure = failure
-
-    @property
-    def timing_claims(self) -> list[dict]:
-        return self.failure.timing_claims
 
 
 class ProjectChanged(PageFailure):

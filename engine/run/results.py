@@ -2,8 +2,8 @@
 
 The child process (``engine.run.child``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
 build, the cache, the hook, the notebooks and drift read them back with ``from_dict`` and use the
-fields, never the wording of a message. A new field is one line here (give it a default, so
-older cache entries still load).
+fields, never the wording of a message; ``PageFailure`` raises a ``Failure``. A new field is one
+line here (give it a default, so older cache entries still load).
 """
 
 from __future__ import annotations
@@ -120,6 +120,19 @@ class Failure(_Record):
     @property
     def where(self) -> str:
         return f"{self.page}:{self.line}" if self.line else self.page
+
+
+class PageFailure(Exception):
+    """A page's code failed, in a block or as a whole: ``failure`` says how; the message names
+    the page, file and line."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+    @property
+    def timing_claims(self) -> list[dict]:
+        return self.failure.timing_claims
 
 
 @dataclass

@@ -20,8 +20,9 @@ from engine.page.parser import parse_page
 from engine.page.syntax import line_starts, split_front_matter
 from engine.run import record
 from engine.run.cache import code_key
-from engine.run.execute import BlockFailure, execute_block, leftover_message, new_namespace
+from engine.run.execute import execute_block, leftover_message, new_namespace
 from engine.run.isolation import restore_state, snapshot_state
+from engine.run.results import PageFailure
 
 STATE_KEY = "__jitdocs_state__"
 _record: dict = {}  # (page, code key) -> its blocks' runs in the build, from use_record()
@@ -72,7 +73,7 @@ def evaluate(example) -> None:
     block = skip_if_marked(example.parsed)
     try:
         outcome = execute_block(block, example.namespace)
-    except BlockFailure as error:
+    except PageFailure as error:
         failure = str(error)
     else:
         if not outcome.stopped:

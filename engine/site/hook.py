@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from engine.page.model import MarkupError
-from engine.run.pages import PageFailure
+from engine.run.results import PageFailure
 from engine.site import extension, notebook_view, render
 from engine.site.kept import Conversions
 from engine.site.render import Site

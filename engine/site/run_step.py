@@ -17,7 +17,8 @@ from engine.page.parser import read_page
 from engine.page.policy import policy
 from engine.page.syntax import split_front_matter
 from engine.run import record
-from engine.run.pages import PageFailure, execute_pages
+from engine.run.pages import execute_pages
+from engine.run.results import PageFailure
 from engine.site import course_table, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions

@@ -35,8 +35,8 @@ from engine.page.policy import policy
 from engine.run import results
 from engine.run.cache import CACHE_DIR, cache_key, entry_path, load_cached, store
 from engine.run.environment import environment_fingerprint
-from engine.run.pages import PageFailure, execute_pages, run_page
-from engine.run.results import Failure, Outcome, PageResult
+from engine.run.pages import execute_pages, run_page
+from engine.run.results import Failure, Outcome, PageFailure, PageResult
 from engine.site.version_notes import pinned_versions
 
 DRIFT_CACHE = ROOT / policy().drift_cache_dir

@@ -9,7 +9,8 @@ import sys
 
 from engine.page.model import MarkupError
 from engine.page.parser import read_pages
-from engine.run.pages import PageFailure, execute_pages
+from engine.run.pages import execute_pages
+from engine.run.results import PageFailure
 
 
 def main(argv: list[str]) -> int:
