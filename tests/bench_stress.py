@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.page.parser import read_page  # noqa: E402
-from engine.run.pages import claim_margin, run_page  # noqa: E402
+from engine.run.pages import run_page  # noqa: E402
 from engine.run.results import PageFailure  # noqa: E402
 from engine.run.timing import measures_time  # noqa: E402
 
@@ -75,7 +75,7 @@ def run_once(page) -> tuple[list[dict], str | None]:
 
 
 def measure(pages, conditions, runs) -> tuple[dict, list[str]]:
-    """{(where, label): {"claim": last record, condition: [ratios]}}, and the failures.
+    """{(where, label): {"claim": last record, condition: [records]}}, and the failures.
 
     A candidate page whose first run records no claim (it only imports a module that times
     something) is dropped from the remaining runs.
@@ -99,7 +99,7 @@ def measure(pages, conditions, runs) -> tuple[dict, list[str]]:
                     for claim in claims:
                         row = table[claim["where"], claim["label"]]
                         row["claim"] = claim
-                        row[name].append(claim["measured"])
+                        row[name].append(claim)
     return table, failures
 
 
@@ -113,13 +113,14 @@ def report(table: dict, conditions) -> float:
         claim = row["claim"]
         cells, worst = [], float("inf")
         for name in conditions:
-            ratios = row[name]
-            if not ratios:
+            runs = row[name]
+            if not runs:
                 cells.append("not run")
                 continue
-            worst_here = min(ratios, key=lambda r: claim_margin({**claim, "measured": r}))
-            worst = min(worst, claim_margin({**claim, "measured": worst_here}))
-            cells.append(f"{worst_here:.2f}x / {statistics.median(ratios):.2f}x ({len(ratios)})")
+            worst_here = min(runs, key=lambda run: run["margin"])  # jitkit's TimingClaim.margin
+            worst = min(worst, worst_here["margin"])
+            median = statistics.median(run["measured"] for run in runs)
+            cells.append(f"{worst_here['measured']:.2f}x / {median:.2f}x ({len(runs)})")
         smallest = min(smallest, worst)
         print(f"| {where} {label} | {' | '.join(cells)} | {required(claim)} | {worst:.1f}x |")
     return smallest

@@ -297,6 +297,7 @@ def _claim_record(block: Block, claim) -> dict:
         "measured": claim.measured,
         "at_least": claim.at_least,
         "at_most": claim.at_most,
+        "margin": claim.margin,  # jitkit's TimingClaim.margin: measured against required
         "where": where,
         "page": block.filename,
     }
