@@ -9,7 +9,8 @@ import yaml
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
-from engine.run import pages
+from engine.run import compatibility, pages
+from engine.run.results import NOT_RUN
 from engine.site import version_notes
 from engine.tools import drift, matrix
 from tests.helpers import fence, page
@@ -37,7 +38,7 @@ def release(jax: str, verdicts: dict) -> dict:
 
 
 def all_hold(pages, jax: str = PINNED) -> dict:
-    ids = {c.id: {"verdict": version_notes.HOLDS} for p in pages for c in p.claims}
+    ids = {c.id: {"verdict": compatibility.HOLDS} for p in pages for c in p.claims}
     return {"aliases": {}, "releases": [release(jax, ids)]}
 
 
@@ -98,7 +99,7 @@ def test_a_repeated_block_gets_its_own_id():
 
 @pytest.mark.unit
 def test_the_committed_data_matches_the_pages():
-    data = version_notes.load(ROOT / version_notes.DATA)
+    data = compatibility.load(ROOT / compatibility.DATA)
     assert version_notes.stale(read_pages([]), data) == [], RERUN_HINT
 
 
@@ -152,11 +153,11 @@ def test_verdicts_come_from_a_drift_run_of_the_page():
     outcomes = [None if i in relaxed else o for i, o in enumerate(result.outcomes)]
     contract, fact, skipped = (v for v in matrix.verdicts(demo, failures, outcomes).values())
     assert (
-        contract["verdict"] == version_notes.BROKEN and contract["where"] == "docs/course/demo.md:2"
+        contract["verdict"] == compatibility.BROKEN and contract["where"] == "docs/course/demo.md:2"
     )
     assert "should raise ValueError" in contract["error"]
-    assert fact == {"verdict": version_notes.HOLDS}
-    assert skipped == {"verdict": version_notes.NOT_RUN, "why": "skipped on the site"}
+    assert fact == {"verdict": compatibility.HOLDS}
+    assert skipped == {"verdict": NOT_RUN, "why": "skipped on the site"}
 
 
 def test_record_runs_each_page_under_the_installed_jax(tmp_path):
@@ -164,19 +165,19 @@ def test_record_runs_each_page_under_the_installed_jax(tmp_path):
     demo = page(fence("assert 1 + 1 == 2", "fact: addition works"), COURSE_PAGE)
     entry = matrix.record("pinned (uv.lock)", [demo], tmp_path)
     assert (entry["requirement"], entry["jax"]) == ("pinned (uv.lock)", PINNED)
-    assert list(entry["verdicts"].values()) == [{"verdict": version_notes.HOLDS}]
+    assert list(entry["verdicts"].values()) == [{"verdict": compatibility.HOLDS}]
     assert entry["other"] == []
 
 
 @pytest.mark.timing  # from a cold cache it runs every page, timing pages too
 def test_the_pinned_column_agrees_with_the_live_build():
-    data = version_notes.load(ROOT / version_notes.DATA)
-    (pinned,) = [r for r in version_notes.tested(data) if r["jax"] == PINNED]
+    data = compatibility.load(ROOT / compatibility.DATA)
+    (pinned,) = [r for r in compatibility.tested(data) if r["jax"] == PINNED]
     every_page = read_pages([])
     live = pages.execute_pages(every_page, report=lambda line: None)  # the docs build's own cache
     for p in every_page:
         for claim_id, found in matrix.verdicts(p, [], live[p.path].outcomes).items():
-            recorded = version_notes.verdict(data, pinned, claim_id)
+            recorded = compatibility.verdict(data, pinned, claim_id)
             assert recorded is not None, f"{claim_id}: no recorded verdict; {RERUN_HINT}"
             assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
 
@@ -195,9 +196,9 @@ def test_default_releases_skip_the_pinned_series_and_take_newest_patches():
 @pytest.mark.unit
 def test_save_replaces_a_release_and_keeps_uninstallable_ones(tmp_path):
     path = tmp_path / "compat.json"
-    matrix.save(release("0.11.2", {}), path, new=True)
-    matrix.save(matrix.uninstallable("jax==0.4.*"), path)
-    data = matrix.save(release("0.11.2", {"x": {"verdict": "holds"}}), path)
+    compatibility.save(release("0.11.2", {}), path, new=True)
+    compatibility.save(matrix.uninstallable("jax==0.4.*"), path)
+    data = compatibility.save(release("0.11.2", {"x": {"verdict": "holds"}}), path)
     assert [r["requirement"] for r in data["releases"]] == ["jax==0.4.*", "jax==0.11.2"]
     assert data["releases"][1]["verdicts"] == {"x": {"verdict": "holds"}}
     assert data["releases"][0]["not_installable"].startswith("not installable on Python 3.")
@@ -316,7 +317,7 @@ def test_page_note_is_left_out_where_it_tells_a_reader_nothing(demo_data):
     assert version_notes.page_note(plain, data, plain.path) == ""
     assert version_notes.title_badge(plain, data) == ""
     index = parse_page("docs/track/index.md", (ROOT / "docs/track/index.md").read_text("utf-8"))
-    assert version_notes.title_badge(index, version_notes.load(ROOT / version_notes.DATA)) == ""
+    assert version_notes.title_badge(index, compatibility.load(ROOT / compatibility.DATA)) == ""
     data["releases"][2]["other"] = ["docs/track/plain.md:5: AssertionError at `assert 0`"]
     note = version_notes.page_note(plain, data, plain.path)
     check = "[check](../reference/version-notes.md)"
@@ -330,6 +331,6 @@ def test_the_weekly_workflow_refreshes_the_matrix_and_uploads_it():
     runs = [s.get("run", "") for s in steps]
     assert "nox -s matrix" in runs
     uploads = [s["with"] for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
-    assert {"name": "compatibility", "path": version_notes.DATA.as_posix()} in [
+    assert {"name": "compatibility", "path": compatibility.DATA.as_posix()} in [
         {k: u[k] for k in ("name", "path")} for u in uploads
     ]

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from engine.page.model import Page
 from engine.run.execute import leftover_message
-from engine.run.results import Failure, PageResult
+from engine.run.results import NOT_RUN, Failure, PageResult
 
 RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # the file, named by `nox -s tests` for its build
-PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
+PASSED, FAILED = "passed", "failed"
 
 
 @dataclass

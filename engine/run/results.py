@@ -100,6 +100,7 @@ class Kind(StrEnum):
 CONTRACT, ASSERTION, RAISED, TIMEOUT = Kind.CONTRACT, Kind.ASSERTION, Kind.RAISED, Kind.TIMEOUT
 FIGURE, CRASH, OUTPUT, SHARED_CPU = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT, Kind.SHARED_CPU
 PROJECT = Kind.PROJECT
+NOT_RUN = "not run"  # a block after a failure on its page (engine.run.record), a claim's verdict
 
 
 @dataclass

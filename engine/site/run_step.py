@@ -16,7 +16,7 @@ from engine.page.model import MarkupError, Page, page_slug
 from engine.page.parser import read_page
 from engine.page.policy import policy
 from engine.page.syntax import split_front_matter
-from engine.run import record
+from engine.run import compatibility, record
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
 from engine.site import course_table, practice, setup_steps, version_notes
@@ -72,7 +72,7 @@ def run_site(
     site.site_url = config.get("site_url") or ""
     site.course = course_table.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
-    site.compatibility = version_notes.load(root / version_notes.DATA) or {}
+    site.compatibility = compatibility.load(root / compatibility.DATA) or {}
     site.errors = Index.of(site.pages, site.results)
     log.info(version_notes.summary(list(site.pages.values()), site.compatibility or None))
     return site

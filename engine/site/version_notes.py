@@ -1,26 +1,23 @@
-"""The version notes: which JAX releases each claim holds on, read from the matrix's data file.
-
-``nox -s matrix`` (``engine.tools.matrix``) writes ``docs/data/compatibility.json``; the build
-only reads it, here: the one-line summary in the build log, the note under a course or track
-page's title, and the version-notes page's tables.
+"""The version notes: which JAX releases each claim holds on, rendered from the matrix's data
+(``engine.run.compatibility``): the one-line summary in the build log, the note under a course or
+track page's title, and the version-notes page's tables.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import posixpath
 import re
 import tomllib
 from collections import Counter
-from pathlib import Path
 
 from engine.page.model import ROOT, Page
 from engine.page.policy import policy
+from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
+from engine.run.compatibility import load as load  # the hook reads the data here
+from engine.run.results import NOT_RUN
 
-DATA = Path("docs") / "data" / "compatibility.json"
 NOTES_PAGE = "docs/reference/version-notes.md"
-HOLDS, BROKEN, NOT_RUN = "holds", "broken", "not run"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
 
 
@@ -33,25 +30,6 @@ def pinned_versions() -> dict[str, str]:
         if match:
             pins[match[1]] = match[2]
     return pins
-
-
-def load(path: Path) -> dict | None:
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-
-
-def tested(data: dict | None) -> list[dict]:
-    return [r for r in (data or {}).get("releases", []) if "verdicts" in r]
-
-
-def recorded_id(data: dict, release: dict, claim_id: str) -> str:
-    """The id the release recorded the claim under: its own, or the one its alias names."""
-    if claim_id in release["verdicts"]:
-        return claim_id
-    return data.get("aliases", {}).get(claim_id, claim_id)
-
-
-def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
-    return release["verdicts"].get(recorded_id(data, release, claim_id))
 
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:

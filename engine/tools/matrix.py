@@ -30,7 +30,9 @@ from pathlib import Path
 
 from engine.page.model import ROOT, Page
 from engine.page.parser import read_pages
-from engine.site.version_notes import BROKEN, DATA, HOLDS, NOT_RUN, load, pinned_versions
+from engine.run.compatibility import BROKEN, DATA, HOLDS, save, version_key
+from engine.run.results import NOT_RUN
+from engine.site.version_notes import pinned_versions
 
 INDEX = "https://pypi.org/simple/jax/"
 
@@ -95,23 +97,6 @@ def uninstallable(requirement: str) -> dict:
     return {"requirement": requirement, "not_installable": f"not installable on Python {python}"}
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", version))
-
-
-def save(entry: dict, path: Path, new: bool = False) -> dict:
-    """Add (or replace) one release in the data file; ``new`` starts the file afresh."""
-    data = {"aliases": {}, "releases": []} if new or not path.is_file() else load(path)
-    same = entry.get("jax") or entry["requirement"]
-    data["releases"] = [
-        r for r in data["releases"] if (r.get("jax") or r["requirement"]) != same
-    ] + [entry]
-    data["releases"].sort(key=lambda r: version_key(r.get("jax") or r["requirement"]))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return data
-
-
 def default_releases(pinned: str, versions: list[str]) -> list[str]:
     """The newest patch of each of the three newest minor series; a series whose newest patch is
     the pinned release is left out (the pinned run covers it)."""
@@ -132,9 +117,6 @@ def index_versions() -> list[str]:
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)["versions"]
-
-
-# ---------------------------------------------------------------- reading and rendering
 
 
 # ---------------------------------------------------------------- command line
