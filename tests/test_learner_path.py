@@ -19,6 +19,7 @@ from test_notebooks import PAGES, install_line
 from check_solution import exercise_ids
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.run.environment import locked_versions
 from engine.site import render, setup_steps
 from engine.site.notebooks import build_notebook, dumps
 
@@ -41,7 +42,7 @@ def setup_pins(kind: str = "pip") -> list[str]:
 
 @pytest.mark.unit
 def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
-    versions = setup_steps.locked_versions()
+    versions = locked_versions()
     pins = setup_pins("pip")
     assert pins == setup_pins("uv") == setup_steps.requirements()
     every_package = {"jax", "jaxlib", "numpy", "matplotlib", "flatbuffers"}

@@ -9,13 +9,13 @@ import yaml
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
-from engine.run import compatibility, pages
+from engine.run import compatibility, environment, pages
 from engine.run.results import NOT_RUN
 from engine.site import version_notes
 from engine.tools import drift, matrix
 from tests.helpers import fence, page
 
-PINNED = version_notes.pinned_versions()["jax"]
+PINNED = environment.locked_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
 COURSE_PAGE = "docs/course/demo.md"  # where the made-up pages are
 RERUN_HINT = (

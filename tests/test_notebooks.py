@@ -23,6 +23,7 @@ from nbclient.exceptions import CellExecutionError
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.run.environment import locked_versions
 from engine.run.imports import project_files
 from engine.run.results import Outcome
 from engine.site.notebooks import (
@@ -32,7 +33,6 @@ from engine.site.notebooks import (
     page_to_notebook,
     wants_notebook,
 )
-from engine.site.setup_steps import locked_versions
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()

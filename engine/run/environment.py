@@ -1,4 +1,6 @@
-"""The environment pages run in: what is installed (its fingerprint is part of every cache key)."""
+"""The environment pages run in: what is installed (its fingerprint is part of every cache key)
+and what ``uv.lock`` pins (what a reader installs; the pinned build drift compares with).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,13 @@ import importlib.metadata
 import os
 import platform
 import sys
+import tomllib
+from pathlib import Path
+
+from engine.page.model import ROOT
+
+# Read at run time: part of the cache key of every page that imports this module.
+READS_AT_RUN_TIME = ("uv.lock",)
 
 
 def environment_fingerprint() -> dict:
@@ -47,3 +56,11 @@ def installed_version(name: str) -> str | None:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+@functools.cache
+def locked_versions(root: Path = ROOT) -> dict[str, str]:
+    """Every package ``uv.lock`` pins, with its version: the one reader of the pins."""
+    path = root / "uv.lock" if (root / "uv.lock").is_file() else ROOT / "uv.lock"  # test sites
+    lock = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {package["name"]: package["version"] for package in lock["package"]}

@@ -10,14 +10,11 @@
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
 from pathlib import Path
 
 from engine.page.model import ROOT
+from engine.run.environment import locked_versions
 
-# Read at run time: part of the cache key of every page that imports this module.
-READS_AT_RUN_TIME = ("uv.lock",)
 CORE = ("jax", "jaxlib", "numpy")  # every page's code
 # Packages only some pages need, with the words in a page's code (or its bundled files) that
 # mean it needs them: charts need matplotlib; jax.export's serialize/deserialize need flatbuffers,
@@ -27,13 +24,6 @@ CHECKER_URI = "downloads/check.py"
 SETUP_PAGE = "about/run-it-yourself/"  # its URL; SETUP_DOC is its file
 SETUP_DOC = "about/run-it-yourself.md"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "0.0.0.0", "[::1]")
-
-
-@cache
-def locked_versions(root: Path = ROOT) -> dict[str, str]:
-    path = root / "uv.lock" if (root / "uv.lock").is_file() else ROOT / "uv.lock"  # test sites
-    lock = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {package["name"]: package["version"] for package in lock["package"]}
 
 
 def requirements(sources: list[str] | None = None, root: Path = ROOT) -> list[str]:

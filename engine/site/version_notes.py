@@ -8,33 +8,22 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-import tomllib
 from collections import Counter
 
-from engine.page.model import ROOT, Page
+from engine.page.model import Page
 from engine.page.policy import policy
 from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
 from engine.run.compatibility import load as load  # the hook reads the data here
+from engine.run.environment import locked_versions
 from engine.run.results import NOT_RUN
 
 NOTES_PAGE = "docs/reference/version-notes.md"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
 
 
-def pinned_versions() -> dict[str, str]:
-    """jax and jaxlib as pinned in pyproject.toml's docs group."""
-    groups = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["dependency-groups"]
-    pins = {}
-    for item in groups["docs"]:
-        match = re.fullmatch(r"(jax|jaxlib)==(\S+)", item) if isinstance(item, str) else None
-        if match:
-            pins[match[1]] = match[2]
-    return pins
-
-
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     """What the data file lacks or has too much of, compared with the pages; empty if current."""
-    pinned = pinned or pinned_versions()["jax"]
+    pinned = pinned or locked_versions()["jax"]
     if data is None:
         return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
     problems = []

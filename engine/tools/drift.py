@@ -34,10 +34,9 @@ from engine.page.parser import read_pages
 from engine.page.policy import policy
 from engine.run import results
 from engine.run.cache import CACHE_DIR, cache_key, entry_path, load_cached, store
-from engine.run.environment import environment_fingerprint
+from engine.run.environment import environment_fingerprint, locked_versions
 from engine.run.pages import execute_pages, run_page
 from engine.run.results import Failure, Outcome, PageFailure, PageResult
-from engine.site.version_notes import pinned_versions
 
 DRIFT_CACHE = ROOT / policy().drift_cache_dir
 MAX_RERUNS = 8
@@ -208,7 +207,8 @@ def load_pinned(
     if not entry_path(page, pinned_dir).is_file():
         return None, "no pinned output (run `nox -s docs` first)"
     pinned_fp = json.loads(json.dumps(fingerprint))
-    pinned_fp["versions"].update(pinned_versions())
+    pins = locked_versions()
+    pinned_fp["versions"].update(jax=pins["jax"], jaxlib=pins["jaxlib"])
     pinned = load_cached(page, cache_key(page, pinned_fp), pinned_dir)
     if pinned is None:
         return None, "pinned output is stale (run `nox -s docs` first)"
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: the pinned build fails, fix it first: {error}", file=sys.stderr)
             return 2
         return 0
-    pins = pinned_versions()
+    pins = locked_versions()
     if fingerprint["versions"].get("jax") == pins.get("jax"):
         print(
             f"note: jax {pins.get('jax')} is the pinned version; expect no drift", file=sys.stderr

@@ -31,8 +31,8 @@ from pathlib import Path
 from engine.page.model import ROOT, Page
 from engine.page.parser import read_pages
 from engine.run.compatibility import BROKEN, DATA, HOLDS, save, version_key
+from engine.run.environment import locked_versions
 from engine.run.results import NOT_RUN
-from engine.site.version_notes import pinned_versions
 
 INDEX = "https://pypi.org/simple/jax/"
 
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
     args = parser.parse_args(argv)
     if args.default_releases:
-        print("\n".join(default_releases(pinned_versions()["jax"], index_versions())))
+        print("\n".join(default_releases(locked_versions()["jax"], index_versions())))
         return 0
     if args.uninstallable:
         save(uninstallable(args.uninstallable), args.data, args.new)
