@@ -23,6 +23,7 @@ from nbclient.exceptions import CellExecutionError
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.page.policy import wants_notebook
 from engine.run.environment import locked_versions
 from engine.run.imports import project_files
 from engine.run.results import Outcome
@@ -31,7 +32,6 @@ from engine.site.notebooks import (
     dumps,
     notebook_uri,
     page_to_notebook,
-    wants_notebook,
 )
 
 PAGES = sorted(

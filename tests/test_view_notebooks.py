@@ -21,10 +21,11 @@ from mkdocs.utils import meta
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
+from engine.page.policy import wants_notebook
 from engine.run.environment import installed_distributions
 from engine.run.results import Figure, Outcome
 from engine.site import notebook_view, view_render
-from engine.site.notebooks import build_notebook, wants_notebook
+from engine.site.notebooks import build_notebook
 
 SITE = "https://example.org/docs/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))

@@ -43,3 +43,8 @@ def policy(root: Path = ROOT) -> Policy:
             raise ValueError(f"{path}: [tool.jitdocs] has no setting {key!r}")
         chosen[name] = tuple(value) if isinstance(value, list) else value
     return Policy(**chosen)
+
+
+def wants_notebook(page_path: str) -> bool:
+    """Does the page get a notebook (``notebook_pages``: a page, or a folder ending in /)?"""
+    return any(page_path.startswith(chosen) for chosen in policy().notebook_pages if chosen)

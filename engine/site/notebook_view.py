@@ -1,7 +1,7 @@
 """The notebook view: a page's downloadable notebook shown as a site page, by mkdocs-jupyter.
 
 A page opts in with ``notebook_view: true`` in its front matter (it must be a page that offers a
-notebook download, ``engine.site.notebooks.wants_notebook``). The view is made from the notebook the
+notebook download, ``engine.page.policy.wants_notebook``). The view is made from the notebook the
 hook already built from the cached outputs, so it runs nothing. It differs from the download in
 what a web page needs: front matter (its title, a description, and no search entry, so search
 does not return each exercise twice), links relative to the site, and each chart as the light

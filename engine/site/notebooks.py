@@ -32,21 +32,14 @@ import nbformat
 
 from engine.page.model import BADGES, ROOT, Block, Page
 from engine.page.outline import Node, outline, prose_lines
-from engine.page.policy import policy
 from engine.page.syntax import code_fence, is_absolute_url
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome
 from engine.site import setup_steps
 
-# Pages that get a notebook: every chapter page and the exercise workbook.
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-
-
-def wants_notebook(page_path: str) -> bool:
-    chosen = policy().notebook_pages
-    return any(page_path == p or page_path.startswith(p) for p in chosen if p)
 
 
 def notebook_uri(page_path: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.page.model import MarkupError, Page, page_slug
 from engine.page.parser import read_page
-from engine.page.policy import policy
+from engine.page.policy import policy, wants_notebook
 from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
 from engine.run.pages import execute_pages
@@ -22,7 +22,7 @@ from engine.run.results import PageFailure
 from engine.site import course_table, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
-from engine.site.notebooks import build_notebook, dumps, notebook_uri, wants_notebook
+from engine.site.notebooks import build_notebook, dumps, notebook_uri
 from engine.site.render import Site
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from engine.page.parser import read_pages
-from engine.site.notebooks import wants_notebook
+from engine.page.policy import wants_notebook
 
 
 def page_tests(paths: list[str]) -> list[str]:
