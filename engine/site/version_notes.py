@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+import textwrap
 from collections import Counter
 
 from engine.page.model import Page
@@ -244,7 +245,7 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
         summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
         table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
-        body = _indent(table + "\n".join(rows))
+        body = textwrap.indent(table + "\n".join(rows), "    ")
         title = summary.replace(chr(34), chr(39))
         anchor = f'<a id="{notes_anchor(path)}"></a>\n\n'  # where the page's own badge links
         sections.append(f'{anchor}{fold} abstract "{title}"\n\n{body}\n')
@@ -281,7 +282,3 @@ def verified_with(env: dict) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _indent(text: str, prefix: str = "    ") -> str:
-    return "\n".join(prefix + line if line.strip() else line for line in text.split("\n"))
