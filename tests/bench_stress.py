@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.page.parser import read_page  # noqa: E402
 from engine.run.pages import run_page  # noqa: E402
-from engine.run.results import PageFailure  # noqa: E402
+from engine.run.results import PageFailure, first_line  # noqa: E402
 from engine.run.timing import measures_time  # noqa: E402
 
 MIN_MARGIN = 1.5
@@ -69,7 +69,7 @@ def run_once(page) -> tuple[list[dict], str | None]:
     try:
         result = run_page(page)
     except PageFailure as failure:
-        return failure.timing_claims, str(failure).splitlines()[0]
+        return failure.timing_claims, first_line(str(failure))
     claims = [claim for outcome in result.outcomes for claim in outcome.timing_claims]
     return claims, None
 

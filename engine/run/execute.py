@@ -22,7 +22,7 @@ from engine.page.model import ROOT, Block
 from engine.run import results, terminal
 from engine.run.figures import MissingAltText, collect_figures
 from engine.run.guard import refusing_writes
-from engine.run.results import Failure, Outcome, PageFailure
+from engine.run.results import Failure, Outcome, PageFailure, first_line
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -268,7 +268,7 @@ def _failure(
     message = f"{block.where}: {summary}{advice}"
     if error is not None:
         shown = _on_page(block, error)
-        failure.error_type, failure.error_message = type(error).__name__, _first_line(shown)
+        failure.error_type, failure.error_message = type(error).__name__, first_line(str(shown))
         frames, failure.source = _frames(block, error)
         message += f" {failure.error_type}: {failure.error_message}\n{frames}"
     failure.message = message
@@ -301,11 +301,6 @@ def _claim_record(block: Block, claim) -> dict:
         "where": where,
         "page": block.filename,
     }
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else ""
 
 
 def _on_page(block: Block, error: BaseException) -> BaseException:

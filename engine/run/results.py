@@ -103,6 +103,12 @@ PROJECT = Kind.PROJECT
 NOT_RUN = "not run"  # a block after a failure on its page (engine.run.record), a claim's verdict
 
 
+def first_line(message: str) -> str:
+    """An error message's first line: what a report, a notebook and the error index show."""
+    lines = message.strip().splitlines()
+    return lines[0] if lines else ""
+
+
 @dataclass
 class Failure(_Record):
     """Why a page stopped. ``message`` is the full report for people (page line first)."""

@@ -24,7 +24,7 @@ from engine.page.model import Block, Page
 from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run import terminal
-from engine.run.results import Outcome, PageResult
+from engine.run.results import Outcome, PageResult, first_line
 from engine.site import version_notes
 
 INDEX_PAGE = "docs/reference/error-index.md"
@@ -64,7 +64,7 @@ class Case:
 
     @property
     def first_line(self) -> str:
-        return terminal.strip_colour(self.outcome.error_message).strip().split("\n", 1)[0]
+        return first_line(terminal.strip_colour(self.outcome.error_message))
 
 
 @dataclass

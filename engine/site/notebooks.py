@@ -35,7 +35,7 @@ from engine.page.outline import Node, outline, prose_lines
 from engine.page.syntax import code_fence, is_absolute_url
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
-from engine.run.results import Outcome
+from engine.run.results import Outcome, first_line
 from engine.site import setup_steps
 
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
@@ -377,9 +377,7 @@ def _outputs(outcome: Outcome) -> list[dict]:
         data = {"image/svg+xml": figure.light, "text/plain": figure.alt}
         outputs.append(_node(output_type="display_data", metadata={}, data=data))
     if outcome.error_type:
-        message = outcome.error_message
-        first = message.splitlines()[0] if message else ""
-        traceback = outcome.error.splitlines()
+        first, traceback = first_line(outcome.error_message), outcome.error.splitlines()
         outputs.append(
             _node(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
         )
