@@ -28,7 +28,7 @@ from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run.record import RECORD_VARIABLE
 from engine.run.sybil_setup import docs, recorded_runs, use_record
-from engine.run.timing import SHARED_CPU_VARIABLE, measures_time, uses_claim_helpers
+from engine.run.timing import SHARED_CPU_VARIABLE, measures_time, uses_timing_helpers
 
 pytest_collect_file = docs.pytest()
 RECORD_KEY = pytest.StashKey[str | None]()
@@ -124,7 +124,7 @@ def page_of(item: pytest.Item) -> str | None:
 
 def measures_time_in(item: pytest.Item, page: str | None) -> bool:
     """A page whose code claims a speed and runs in its examples (not reported from the build's
-    record), or a test whose own source names a claim helper.
+    record), or a test whose own source names a timing helper.
 
     A test that makes a claim any other way (runs a page's notebook, a checker that times
     code) is marked by hand where it is parametrized; jitkit's SharedCPUError points there.
@@ -132,7 +132,7 @@ def measures_time_in(item: pytest.Item, page: str | None) -> bool:
     if page:
         return page_measures_time(page)
     function = getattr(item, "function", None)
-    return function is not None and uses_claim_helpers([inspect.getsource(function)])
+    return function is not None and uses_timing_helpers([inspect.getsource(function)])
 
 
 @functools.cache

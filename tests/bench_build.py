@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.page.parser import read_page  # noqa: E402
 from engine.run.execute import PRELUDE  # noqa: E402
-from engine.run.pages import child_environment  # noqa: E402
+from engine.run.pages import child_variables  # noqa: E402
 
 COLD_OVER_BASELINE = 1.0
 WARM_SECONDS = 3.0
@@ -52,7 +52,7 @@ CLOSE_FIGURES = (
 
 def plain_script(page) -> str:
     """The page's code as one script: expected errors caught, nothing captured or rendered."""
-    lines = ["import sys", PRELUDE]  # MPLBACKEND=Agg comes from child_environment()
+    lines = ["import sys", PRELUDE]  # MPLBACKEND=Agg comes from child_variables()
     for block in page.blocks:
         if block.skip or block.is_doctest:
             continue
@@ -64,7 +64,7 @@ def plain_script(page) -> str:
 
 
 def baseline_seconds(targets: list) -> float:
-    env = child_environment()
+    env = child_variables()
     total = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for page in targets:

@@ -34,7 +34,7 @@ def test_a_page_measures_time_when_its_code_or_a_module_it_imports_claims_a_spee
     claiming = [
         path
         for path in sorted(SNIPPETS.glob("*/*.py"))
-        if timing.names_claim_helper(path.read_text(encoding="utf-8"))
+        if timing.names_timing_helper(path.read_text(encoding="utf-8"))
     ]
     assert claiming, "no snippet claims a speed: this test needs a module that does"
     dotted = ".".join(claiming[0].relative_to(SNIPPETS).with_suffix("").parts)
@@ -48,7 +48,7 @@ def test_a_page_measures_time_when_its_code_or_a_module_it_imports_claims_a_spee
 def test_a_checker_counts_only_on_a_page_that_names_it():
     """check_solution reads every snippets/_checks/*.py at run time, but loads one by its name."""
     checkers = sorted((SNIPPETS / "_checks").glob("*.py"))
-    claiming = [path.stem for path in checkers if timing.names_claim_helper(path.read_text())]
+    claiming = [path.stem for path in checkers if timing.names_timing_helper(path.read_text())]
     quiet = [path.stem for path in checkers if path.stem not in claiming]
     assert claiming and quiet, "this test needs a checker that claims a speed and one that does not"
     uses = "from check_solution import run_checks\nrun_checks({!r}, None)"

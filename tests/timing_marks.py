@@ -1,6 +1,6 @@
 """Marks for tests that run timing code indirectly: a page's notebook, an exercise's checker.
 
-conftest.py marks a test `timing` when its own source names a claim helper; these tests name
+conftest.py marks a test `timing` when its own source names a timing helper; these tests name
 none, yet run code that does, so they are marked where they are parametrized, from that code.
 """
 
@@ -10,7 +10,7 @@ import pytest
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run.timing import measures_time, uses_claim_helpers
+from engine.run.timing import measures_time, uses_timing_helpers
 
 CHECKS = ROOT / "snippets" / "_checks"
 
@@ -26,7 +26,7 @@ def pages(paths: list[str]) -> list:
 
 def checker_measures_time(exercise: str) -> bool:
     """The rule the build uses, on the checker's code and the modules it imports."""
-    return uses_claim_helpers([(CHECKS / f"{exercise}.py").read_text(encoding="utf-8")])
+    return uses_timing_helpers([(CHECKS / f"{exercise}.py").read_text(encoding="utf-8")])
 
 
 def exercises(ids: list[str]) -> list:

@@ -281,10 +281,10 @@ def drain_timing_claims(block: Block) -> list[dict]:
     if jitkit is None or not getattr(jitkit, "TIMING_CLAIMS", None):
         return []
     claims, jitkit.TIMING_CLAIMS[:] = list(jitkit.TIMING_CLAIMS), []
-    return [_claim_record(block, claim) for claim in claims]
+    return [_timing_claim_record(block, claim) for claim in claims]
 
 
-def _claim_record(block: Block, claim) -> dict:
+def _timing_claim_record(block: Block, claim) -> dict:
     if claim.filename == fence_filename(block):
         where = f"{block.filename}:{block.first_line + claim.line - 1}"
     else:

@@ -46,7 +46,7 @@ class ProjectChanged(PageFailure):
     block could not see (a process the page started, C code)."""
 
 
-def child_environment() -> dict:
+def child_variables() -> dict:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # makes `import jax` ~3x slower in a fresh venv
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(SNIPPETS)])
@@ -73,7 +73,7 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        env={**child_environment(), "TMPDIR": scratch, **beside},
+        env={**child_variables(), "TMPDIR": scratch, **beside},
         text=True,
         encoding="utf-8",
         errors="backslashreplace",

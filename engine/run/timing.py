@@ -2,10 +2,10 @@
 build and in the tests; every other page may share the CPU with other work.
 
 The rule reads the code, not a list: a page measures time when its blocks, a project module
-they import, or a file they load by name (an exercise's checker), call one of jitkit's claim
-helpers. Code run beside other work gets
-``SHARED_CPU_VARIABLE`` in its environment, and jitkit then refuses any claim (``SharedCPUError``),
-so a claim the rule missed fails loudly instead of measuring noise.
+they import, or a file they load by name (an exercise's checker), call one of jitkit's timing
+helpers. Code run beside other work has ``SHARED_CPU_VARIABLE`` set, and jitkit then refuses any
+timing claim (``SharedCPUError``), so a claim the rule missed fails loudly instead of measuring
+noise.
 """
 
 from __future__ import annotations
@@ -16,21 +16,21 @@ from pathlib import Path
 from engine.page.model import Page
 from engine.run.imports import project_files
 
-CLAIM_HELPERS = ("assert_faster", "claim_ratio")  # snippets/jitkit.py: the only ways to claim
-HELPERS_HOME = "snippets/jitkit.py"  # defines the helpers: naming them there is no claim
+TIMING_HELPERS = ("assert_faster", "claim_ratio")  # jitkit's only ways to claim a speed
+HELPERS_HOME = "snippets/jitkit.py"  # defines the helpers: naming them there claims nothing
 
 # Read by snippets/jitkit.py, which may not import the engine (tests/test_run.py checks they agree).
 SHARED_CPU_VARIABLE = "JITDOCS_SHARED_CPU"
 
 
 def measures_time(page: Page) -> bool:
-    """Does the page's code, or a project module it imports, call a claim helper?"""
-    return uses_claim_helpers([block.source for block in page.blocks])
+    """Does the page's code, or a project module it imports, call a timing helper?"""
+    return uses_timing_helpers([block.source for block in page.blocks])
 
 
-def uses_claim_helpers(sources: list[str]) -> bool:
+def uses_timing_helpers(sources: list[str]) -> bool:
     """Do these sources, a project module they import, or a file they load by name (one that a
-    module reads at run time, such as an exercise's checker), name a claim helper?"""
+    module reads at run time, such as an exercise's checker), name a timing helper?"""
     imported = project_files(sources, run_time_reads=False)
     named = "\n".join([*sources, *imported.values()])
     loaded = [
@@ -40,7 +40,7 @@ def uses_claim_helpers(sources: list[str]) -> bool:
     ]
     modules = {**imported, **project_files(loaded, run_time_reads=False)}
     modules.pop(HELPERS_HOME, None)
-    return names_claim_helper("\n".join([*sources, *loaded, *modules.values()]))
+    return names_timing_helper("\n".join([*sources, *loaded, *modules.values()]))
 
 
 def is_named(stem: str, code: str) -> bool:
@@ -50,5 +50,5 @@ def is_named(stem: str, code: str) -> bool:
     return re.search(rf"""["']{re.escape(stem)}["']""", code) is not None
 
 
-def names_claim_helper(code: str) -> bool:
-    return any(helper in code for helper in CLAIM_HELPERS)
+def names_timing_helper(code: str) -> bool:
+    return any(helper in code for helper in TIMING_HELPERS)
