@@ -6,12 +6,12 @@ import dataclasses
 
 import pytest
 
-from engine.run import execute, results
+from engine.run import execute
 from engine.run.cache import cache_key, store
 from engine.run.environment import environment_fingerprint
 from engine.run.execute import execute_block, new_namespace
 from engine.run.pages import run_page
-from engine.run.results import Failure, Outcome, PageFailure, PageResult
+from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
 from engine.tools import drift
 from tests.helpers import fence, page
 
@@ -134,6 +134,6 @@ def test_reworded_messages_are_classified_the_same(monkeypatch):
     monkeypatch.setattr(execute, "_failure", reworded)
     assert kinds_of_failures() == expected
     failure = drift.classify(
-        Failure(results.ASSERTION, demo.path, 11, 2, "AssertionError", message="Oops."), demo
+        Failure(Kind.ASSERTION, demo.path, 11, 2, "AssertionError", message="Oops."), demo
     )
     assert failure.summary == "fact 'one is two' no longer holds: AssertionError"

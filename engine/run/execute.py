@@ -19,10 +19,10 @@ import warnings
 from pathlib import Path
 
 from engine.page.model import ROOT, Block
-from engine.run import results, terminal
+from engine.run import terminal
 from engine.run.figures import MissingAltText, collect_figures
 from engine.run.guard import refusing_writes
-from engine.run.results import Failure, Outcome, PageFailure, first_line
+from engine.run.results import Failure, Kind, Outcome, PageFailure, first_line
 
 # Names every example can use without importing them; the conventions page lists them.
 PRELUDE = """\
@@ -96,13 +96,13 @@ def _outcome(
             f"the block printed {terminal.size_text(buffer.size)}, more than its limit of "
             f"{block.max_output} KB"
         )
-        raise _failure(block, results.OUTPUT, summary, advice=OUTPUT_ADVICE)
+        raise _failure(block, Kind.OUTPUT, summary, advice=OUTPUT_ADVICE)
     output = terminal.steady(terminal.clean(buffer.getvalue()))
     outcome = Outcome(output=output, seconds=seconds, stopped=stopped)
     outcome.timing_claims = drain_timing_claims(block)
     if type(error).__name__ == "SharedCPUError":  # jitkit's: a claim where the CPU is shared
         summary = "a timing claim ran beside other work:"
-        raise _failure(block, results.SHARED_CPU, summary, error=error)
+        raise _failure(block, Kind.SHARED_CPU, summary, error=error)
     try:
         _check_contract(block, error, warned, outcome)
     except PageFailure as error:
@@ -113,7 +113,7 @@ def _outcome(
     except MissingAltText as missing:
         summary = f"a figure has no alt text (made at {missing})"
         advice = '; describe what it shows with fig.set_label("...") before the block ends'
-        raise _failure(block, results.FIGURE, summary, advice=advice) from None
+        raise _failure(block, Kind.FIGURE, summary, advice=advice) from None
     return outcome
 
 
@@ -154,7 +154,7 @@ def _run_captured(
             _flush_jax_effects()
         except BlockTimeout as error:
             summary = f"block did not finish within {block.timeout:g} s"
-            raise _failure(block, results.TIMEOUT, summary, advice=TIMEOUT_ADVICE) from error
+            raise _failure(block, Kind.TIMEOUT, summary, advice=TIMEOUT_ADVICE) from error
         except (Exception, SystemExit) as error:  # sys.exit() ends the block, not the page
             return error, seen_warnings
     return None, seen_warnings
@@ -237,14 +237,14 @@ def _check_contract(
         if expect.name not in warned:
             got = f"it emitted {', '.join(warned) or 'no warning'}"
             summary = f"the ❌ block should warn {expect.name}, but {got}"
-            raise _failure(block, results.CONTRACT, summary)
+            raise _failure(block, Kind.CONTRACT, summary)
         return
     if error is None:
         summary = f"the ❌ block should raise {expect.name}, but it ran without error"
-        raise _failure(block, results.CONTRACT, summary)
+        raise _failure(block, Kind.CONTRACT, summary)
     if type(error).__name__ != expect.name.rsplit(".", 1)[-1]:
         summary = f"the ❌ block should raise {expect.name}, but it raised"
-        raise _failure(block, results.CONTRACT, summary, error=error)
+        raise _failure(block, Kind.CONTRACT, summary, error=error)
     outcome.error_type = type(error).__name__
     outcome.error_message = terminal.steady(terminal.clean(str(error).strip()))
 
@@ -256,7 +256,7 @@ def _unexpected(block: Block, error: BaseException) -> PageFailure:
         summary = f"the fact '{block.fact}' does not hold:"
     else:
         summary = f"unexpected exception in {block.filename}:"
-    kind = results.ASSERTION if isinstance(error, AssertionError) else results.RAISED
+    kind = Kind.ASSERTION if isinstance(error, AssertionError) else Kind.RAISED
     return _failure(block, kind, summary, error=error)
 
 

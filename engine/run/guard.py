@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
-from engine.run.results import PROJECT, Failure
+from engine.run.results import Failure, Kind
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 # Audit events that change a file or a folder: event -> (positions of its paths, its dir_fd's).
@@ -227,7 +227,7 @@ class ProjectWatch:
         files = ", ".join(f"{name} ({how})" for name, how in changes.items())
         who = suspects[0] + (f" (or {', '.join(suspects[1:])}, beside it)" if suspects[1:] else "")
         summary = f"the project changed while the page ran: {files}"
-        failure = Failure(PROJECT, suspects[0], summary=summary)
+        failure = Failure(Kind.PROJECT, suspects[0], summary=summary)
         failure.message = (
             f"{who}: {summary}. Python writes into the project fail at their line; this one came "
             "from elsewhere (a process the page started, or C code). Page code writes scratch "

@@ -20,13 +20,13 @@ import time
 from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
-from engine.run import record, results, terminal
+from engine.run import record, terminal
 from engine.run.cache import CACHE_DIR, cache_key, code_key, entry_path, load_cached, store
 from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
 from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
-from engine.run.results import Failure, Outcome, PageFailure, PageResult
+from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
@@ -129,12 +129,12 @@ def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             summary = f"block did not finish within {limit:g} s and was stopped"
-            raise _page_failure(page, current, results.TIMEOUT, summary, TIMEOUT_ADVICE) from None
+            raise _page_failure(page, current, Kind.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
             tail = "".join(list(stderr)[-20:]).rstrip()
             summary = f"the page's process exited ({child.returncode}) before finishing"
-            raise _page_failure(page, current, results.CRASH, summary, f":\n{tail}")
+            raise _page_failure(page, current, Kind.CRASH, summary, f":\n{tail}")
         message = json.loads(line)
         event = message["event"]
         if event == "start":

@@ -97,9 +97,6 @@ class Kind(StrEnum):
     PROJECT = "project"  # the project's files changed while the page ran
 
 
-CONTRACT, ASSERTION, RAISED, TIMEOUT = Kind.CONTRACT, Kind.ASSERTION, Kind.RAISED, Kind.TIMEOUT
-FIGURE, CRASH, OUTPUT, SHARED_CPU = Kind.FIGURE, Kind.CRASH, Kind.OUTPUT, Kind.SHARED_CPU
-PROJECT = Kind.PROJECT
 NOT_RUN = "not run"  # a block after a failure on its page (engine.run.record), a claim's verdict
 
 

@@ -32,11 +32,10 @@ from pathlib import Path
 from engine.page.model import ROOT, Block, MarkupError, Page
 from engine.page.parser import read_pages
 from engine.page.policy import policy
-from engine.run import results
 from engine.run.cache import CACHE_DIR, cache_key, entry_path, load_cached, store
 from engine.run.environment import environment_fingerprint, locked_versions
 from engine.run.pages import execute_pages, run_page
-from engine.run.results import Failure, Outcome, PageFailure, PageResult
+from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
 
 DRIFT_CACHE = ROOT / policy().drift_cache_dir
 MAX_RERUNS = 8
@@ -123,7 +122,7 @@ class PageReport:
 
 
 # The engine's failure kinds, as the report groups them.
-REPORT_KIND = {results.CONTRACT: "contract", results.RAISED: "contract", results.ASSERTION: "fact"}
+REPORT_KIND = {Kind.CONTRACT: "contract", Kind.RAISED: "contract", Kind.ASSERTION: "fact"}
 
 
 def _error_words(failure: Failure) -> str:
@@ -143,7 +142,7 @@ def classify(failure: Failure, page: Page) -> Finding:
     block = page.blocks[failure.index] if failure.index is not None else None
     kind = REPORT_KIND.get(failure.kind, "other")
     error = _error_words(failure)
-    if failure.kind == results.ASSERTION:
+    if failure.kind == Kind.ASSERTION:
         if block is not None and block.bad:
             label = "❌ asserts no longer hold"
         elif block is not None and block.fact:
@@ -151,7 +150,7 @@ def classify(failure: Failure, page: Page) -> Finding:
         else:
             label = "assertion no longer holds"
         summary = f"{label}: {error}"
-    elif failure.kind == results.RAISED:
+    elif failure.kind == Kind.RAISED:
         label = "✅ block now raises" if block is not None and block.good else "example now raises"
         summary = f"{label} {error}"
     else:
