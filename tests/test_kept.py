@@ -18,7 +18,6 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
 from engine.page.model import ROOT
-from engine.run import terminal
 from engine.run.results import PageResult
 from engine.site import kept, sections
 
@@ -29,7 +28,7 @@ GREEN = "\x1b[32mgreen\x1b[0m"
 PAGE = "<h2>A</h2>" + "<p>text</p>" * 200
 OTHER = "<h2>B</h2><pre><code>x = 1</code></pre>"
 KEPT = {  # each kept conversion, two inputs, and what converts them
-    "colours": (kept.coloured_outputs, RED, GREEN, terminal.to_html),
+    "colours": (kept.coloured_outputs, RED, GREEN, kept.to_html),
     "sections": (kept.wrapped_sections, PAGE, OTHER, sections.wrap_sections),
 }
 
@@ -101,7 +100,7 @@ def test_the_converter_key_holds_the_module_and_the_installed_distributions(tmp_
 
 def test_the_converters_are_keyed_by_their_own_modules(monkeypatch):
     keys = {kept.coloured_outputs().key, kept.wrapped_sections().key}
-    monkeypatch.setattr(terminal, "__file__", sections.__file__)
+    monkeypatch.setattr(kept, "__file__", sections.__file__)
     assert kept.coloured_outputs().key == kept.wrapped_sections().key
     assert len(keys) == 2
 
@@ -123,7 +122,7 @@ def test_the_renderer_draws_coloured_outputs_from_the_store(tmp_path):
         fence = render.render_output(site, RED + "\n", "Output")
         key = fence.split("\n")[1]
         html = render.colour_outputs(site, f"<code>{key}\nred and plain\n</code>")
-        assert html == f"<code>{terminal.to_html(RED)}\n</code>"
+        assert html == f"<code>{kept.to_html(RED)}\n</code>"
         assert site.kept.colours.conversions == conversions
         site.kept.save()
 

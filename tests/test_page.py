@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from engine.page.markers import MARKERS, marker_table
+from engine.page.markers import MARKERS
 from engine.page.model import DEFAULT_TIMEOUT, ROOT, MarkupError
 from engine.page.parser import read_page
+from engine.site.labels import marker_table
 from tests.helpers import PAIR_GOOD, fence, page
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs

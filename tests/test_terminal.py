@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 from engine.page import model
-from engine.page.markers import marker_table
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run import pages
 from engine.run.execute import execute_block, new_namespace
 from engine.run.pages import execute_pages, run_page
 from engine.run.results import PageFailure
+from engine.site.labels import marker_table
 from engine.site.notebooks import build_notebook
 from tests.helpers import build_one_page, fence, page
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.page.model import (
-    BADGES,
+    BADGE_KINDS,
     DEFAULT_MAX_OUTPUT_KB,
     DEFAULT_TIMEOUT,
     Expectation,
@@ -65,8 +65,8 @@ def _expectation(args: str) -> Expectation:
 
 
 def _badge(args: str) -> str:
-    if args not in BADGES:
-        raise ValueError(f"must be one of {sorted(BADGES)}, got '{args}'")
+    if args not in BADGE_KINDS:
+        raise ValueError(f"must be one of {sorted(BADGE_KINDS)}, got '{args}'")
     return args
 
 
@@ -209,8 +209,7 @@ MARKERS = {
             name="badge",
             applies_to=ITSELF,
             uses=tuple(
-                (f"badge: {kind}", f"A *{badge.label}* badge, on the line after a heading.")
-                for kind, badge in BADGES.items()
+                (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
             ),
             parse=_badge,
         ),
@@ -277,12 +276,3 @@ MARKERS = {
         ),
     )
 }
-
-
-def marker_table() -> str:
-    """The Markdown table of every marker, for ``<!-- marker-table -->``."""
-    rows = ["| Marker | Applies to | Effect |", "| --- | --- | --- |"]
-    for spec in MARKERS.values():
-        for written, meaning in spec.uses:
-            rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
-    return "\n".join(rows) + "\n"

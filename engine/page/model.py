@@ -38,26 +38,8 @@ class Expectation:
     def describe(self) -> str:
         return f"{self.mode} {self.name}".strip()
 
-    def headline(self) -> str:
-        """The ❌ box's title on the site and the version-notes row."""
-        return "its asserts prove the problem" if self.mode == "asserts" else self.describe()
 
-    def cell_note(self) -> str:
-        """The line above the ❌ cell in a notebook."""
-        if self.mode == "raises":
-            return f"this cell must raise `{self.name}` (the error is the point)."
-        if self.mode == "warns":
-            return f"this cell must warn `{self.name}`."
-        return "this cell runs, and its asserts prove what goes wrong."
-
-
-@dataclass(frozen=True)
-class Badge:
-    label: str  # on the site
-    emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
-
-
-BADGES = {"must-read": Badge("Must read", "**"), "extra": Badge("Optional extra", "*")}
+BADGE_KINDS = ("must-read", "extra")  # a section's badge: engine.site.labels words them
 
 
 @dataclass

@@ -14,7 +14,7 @@ from mkdocs.utils import meta
 
 from engine.page.claims import find_claims
 from engine.page.markers import MARKERS, MarkerSpec
-from engine.page.model import BADGES, ROOT, Block, Directive, MarkupError, Page, page_slug
+from engine.page.model import BADGE_KINDS, ROOT, Block, Directive, MarkupError, Page, page_slug
 from engine.page.policy import policy
 from engine.page.syntax import (
     FENCE_OPEN,
@@ -117,7 +117,7 @@ def _check_badges(source: _Source, sections: list[int]) -> None:
             raise source.error(
                 i,
                 "a section of this page needs a badge on the line after its heading: "
-                f"{' or '.join(f'<!-- badge: {kind} -->' for kind in BADGES)}",
+                f"{' or '.join(f'<!-- badge: {kind} -->' for kind in BADGE_KINDS)}",
             )
 
 

@@ -9,8 +9,6 @@ line here (give it a default, so older cache entries still load).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar
@@ -36,29 +34,6 @@ class Figure(_Record):
     alt: str
     light: str  # SVG text
     dark: str
-
-    def uris(self, slug: str) -> tuple[str, str]:
-        """The site paths of the light and the dark SVG, named by their content."""
-        return tuple(
-            f"figures/{slug}/{hashlib.sha256(svg.encode()).hexdigest()[:12]}-{theme}.svg"
-            for theme, svg in (("light", self.light), ("dark", self.dark))
-        )
-
-    @property
-    def size(self) -> tuple[int, int] | None:
-        """The CSS pixel size of the SVG, when its root has width/height in pt or px (as
-        matplotlib's has)."""
-        root = re.search(r"<svg\b[^>]*>", self.light)
-        if root is None:
-            return None
-        sizes = []
-        for name in ("width", "height"):
-            found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0])
-            if found is None:
-                return None
-            value = float(found[1]) * (4 / 3 if found[2] == "pt" else 1)
-            sizes.append(round(value))
-        return sizes[0], sizes[1]
 
 
 @dataclass

@@ -3,7 +3,7 @@
 ``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
 costs a counter, not 50 MB). ``steady`` numbers the memory addresses and object ids that change
 from run to run. ``clean`` makes output what a terminal shows: colour codes (SGR)
-stay, for the page (``to_html``: nbconvert's converter, as in the notebook view) and for Jupyter;
+stay, for the page (which draws them with nbconvert, as the notebook view does) and for Jupyter;
 a carriage return overwrites its line; any other control character becomes its Python escape
 (NUL -> ``\\x00``, which any font can draw). ``live`` / ``stop_all`` find and end a block's
 processes with Linux's /proc; elsewhere they find none, and the build kills the page's process
@@ -108,22 +108,6 @@ def _overwrite(line: str) -> str:
 
 def _escape(match: re.Match) -> str:
     return f"\\x{ord(match[0]):02x}"
-
-
-def has_colour(text: str) -> bool:
-    return "\x1b[" in text
-
-
-def strip_colour(text: str) -> str:
-    return CSI.sub("", text)
-
-
-def to_html(text: str) -> str:
-    """Escaped HTML of ``clean`` text, colour codes as nbconvert's ``ansi-*`` classes (the same
-    converter and classes as the notebook view)."""
-    from nbconvert.filters.ansi import ansi2html
-
-    return str(ansi2html(text))
 
 
 # ---------------------------------------------------------------- processes

@@ -19,11 +19,12 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from nbconvert.filters import strip_ansi
+
 from engine.page.claims import by_block
 from engine.page.model import Block, Page
 from engine.page.policy import policy
 from engine.page.syntax import code_fence
-from engine.run import terminal
 from engine.run.results import Outcome, PageResult, first_line
 from engine.site import version_notes
 
@@ -64,7 +65,7 @@ class Case:
 
     @property
     def first_line(self) -> str:
-        return first_line(terminal.strip_colour(self.outcome.error_message))
+        return first_line(strip_ansi(self.outcome.error_message))
 
 
 @dataclass
@@ -233,7 +234,7 @@ def _folded(case: Case) -> str:
     """The smallest ❌, what it raised, and its ✅, in a closed box."""
     where = _place(case)
     title = f"The smallest example, from {where}".replace('"', "'")
-    error = terminal.strip_colour(case.outcome.error)
+    error = strip_ansi(case.outcome.error)
     body = "\n\n".join(
         [
             "❌ Don't:",

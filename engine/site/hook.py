@@ -9,6 +9,7 @@ One named function per event, like mkdocs-material's own ``shortcodes.py`` hook.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hooks by path
@@ -93,7 +94,7 @@ def read_and_run(files: Files, config, preview: bool) -> Site:
     root = Path(config["docs_dir"]).resolve().parent
     paths = [page_path(file, config) for file in files.documentation_pages()]
     try:
-        site = run_site(root, paths, config, preview, lambda *a: Conversions(*a, config))
+        site = run_site(root, paths, config, preview, partial(Conversions, config=config))
     except (MarkupError, PageFailure) as error:
         raise PluginError(str(error)) from None
     for uri, content in site.files.items():

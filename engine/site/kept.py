@@ -1,7 +1,7 @@
 """What a build's slow pure conversions made, kept for the next build.
 
 Four conversions of a page are pure functions of it and of their own code: a coloured output's
-HTML (``engine.run.terminal.to_html``: nbconvert draws it, and importing nbconvert cost every
+HTML (``to_html``: nbconvert draws it, and importing nbconvert cost every
 warm rebuild about 0.3 s), a page's sections (``engine.site.sections.wrap_sections``, about
 0.3 s a build), its entries in Material's search index (``keep_search_entries``, about 0.6 s)
 and its highlighted code (``keep_highlighted_code``, about 0.5 s). A ``Kept`` conversion stores
@@ -23,7 +23,6 @@ import pygments
 import pymdownx.highlight
 from jinja2 import FileSystemBytecodeCache
 
-from engine.run import terminal
 from engine.run.environment import installed_distributions
 from engine.run.files import write_if_changed
 from engine.site import sections
@@ -69,10 +68,18 @@ class Kept:
             write_if_changed(self.path, json.dumps(data, sort_keys=True, ensure_ascii=False))
 
 
+def to_html(text: str) -> str:
+    """Escaped HTML of an output (``engine.run.terminal.clean``), colour codes as nbconvert's
+    ``ansi-*`` classes (the same converter and classes as the notebook view)."""
+    from nbconvert.filters.ansi import ansi2html
+
+    return str(ansi2html(text))
+
+
 def coloured_outputs(cache_dir: Path | None = None, fresh: bool = False) -> Kept:
     """A coloured output's HTML (``to_html``), kept in ``cache_dir``."""
     path = cache_dir / COLOURS if cache_dir else None
-    return Kept(terminal.to_html, converter_key(Path(terminal.__file__)), path, fresh)
+    return Kept(to_html, converter_key(Path(__file__)), path, fresh)
 
 
 def wrapped_sections(cache_dir: Path | None = None, fresh: bool = False) -> Kept:

@@ -30,6 +30,7 @@ from engine.page.model import Page, page_slug
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
+from engine.site.labels import figure_size, figure_uris
 
 OPT_IN = "notebook_view"  # the front-matter key
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
@@ -113,9 +114,9 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
 def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
-    width, height = figure.size
+    width, height = figure_size(figure)
     images = []
-    for theme, uri in zip(("light", "dark"), figure.uris(slug), strict=True):
+    for theme, uri in zip(("light", "dark"), figure_uris(figure, slug), strict=True):
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(

@@ -30,13 +30,14 @@ from pathlib import Path
 
 import nbformat
 
-from engine.page.model import BADGES, ROOT, Block, Page
+from engine.page.model import ROOT, Block, Page
 from engine.page.outline import Node, outline, prose_lines
 from engine.page.syntax import code_fence, is_absolute_url
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome, first_line
 from engine.site import setup_steps
+from engine.site.labels import BADGES, cell_note
 
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -154,7 +155,7 @@ def _render(nodes: list[Node], page: Page, outcomes, prose) -> list:
 def _block(block: Block, outcome: Outcome | None) -> list:
     parts: list = []
     if block.bad:
-        parts.append(f"❌ **Don't:** {block.bad.cell_note()}")
+        parts.append(f"❌ **Don't:** {cell_note(block.bad)}")
     elif block.good:
         parts.append("✅ **Do instead:**")
     source = _runnable(block)

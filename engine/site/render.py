@@ -15,15 +15,17 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nbconvert.filters import strip_ansi
+
 from engine.page.claims import by_block
-from engine.page.markers import marker_table
-from engine.page.model import AFTER_TITLE, BADGES, Block, Directive, Page
+from engine.page.model import AFTER_TITLE, Block, Directive, Page
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.results import Outcome, PageResult
 from engine.site import course_table, notebook_view, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
+from engine.site.labels import BADGES, figure_size, headline, marker_table
 from engine.site.notebooks import notebook_uri
 
 
@@ -88,7 +90,7 @@ def render_page(site: Site, path: str) -> str:
 def render_failure(message: str) -> str:
     """An admonition with the failure (file, line, message) above the page's own text."""
     title = "This page's code failed (preview only: `nox -s docs` stops on it)"
-    message = terminal.strip_colour(terminal.clean(message))
+    message = strip_ansi(terminal.clean(message))
     return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
 
 
@@ -124,7 +126,7 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         parts += site.errors.link(block)
     for number, figure in enumerate(outcome.figures):
         uris = site.figure_uris[(block.page, index, number)]
-        parts.append(render_figure(figure.alt, uris, block.page, figure.size))
+        parts.append(render_figure(figure.alt, uris, block.page, figure_size(figure)))
     if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
@@ -132,7 +134,7 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     if block.check:
         body = render_check(block.check, ids[(index, "fact")].anchor, body)
     elif block.bad:
-        title = f"❌ Don't: {block.bad.headline()}"
+        title = f"❌ Don't: {headline(block.bad)}"
         pair_id = ids[(index, "contract")].anchor
         body = (
             f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
@@ -157,11 +159,11 @@ def render_output(site: Site, text: str, title: str) -> str:
     """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
     once the page is HTML: here the fence holds the text without them, after a line with the
     key of its coloured HTML (raw HTML would not survive inside an admonition)."""
-    if not terminal.has_colour(text):
+    if "\x1b[" not in text:  # no colour code
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     site.coloured[key] = site.kept.colours(text.rstrip("\n")) + "\n"
-    return code_fence("text", f"{key}\n{terminal.strip_colour(text)}", f'title="{title}"')
+    return code_fence("text", f"{key}\n{strip_ansi(text)}", f'title="{title}"')
 
 
 COLOUR_KEY = "jitdocs-colour-"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from engine.page.model import MarkupError, Page, page_slug
@@ -22,6 +22,7 @@ from engine.run.results import PageFailure
 from engine.site import course_table, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
+from engine.site.labels import figure_uris
 from engine.site.notebooks import build_notebook, dumps, notebook_uri
 from engine.site.render import Site
 
@@ -31,23 +32,12 @@ CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against 
 log = logging.getLogger("mkdocs.jitdocs")
 
 
-def cache_settings(root: Path) -> tuple[Path, bool]:
-    """The page cache's folder, and whether this build ignores it."""
-    cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
-    return cache_dir, os.environ.get(FRESH_VARIABLE) == "1"
-
-
-def run_site(
-    root: Path,
-    paths: list[str],
-    config: dict,
-    preview: bool = False,
-    kept: Callable[[Path, bool], Conversions] | None = None,
-) -> Site:
+def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Conversions) -> Site:
     """Parse and run the pages at ``paths`` (relative to ``root``); ``config`` is mkdocs.yml's
     (its nav and site_url). ``preview``: a failing page shows its error, the others go on."""
-    cache_dir, fresh = cache_settings(root)
-    site = Site(root, kept=(kept or Conversions)(cache_dir, fresh))
+    cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
+    fresh = os.environ.get(FRESH_VARIABLE) == "1"
+    site = Site(root, kept=kept(cache_dir, fresh), site_url=config.get("site_url") or "")
     for path in paths:
         try:
             site.pages[path] = read_page(path, root)
@@ -58,18 +48,15 @@ def run_site(
             text = split_front_matter((root / path).read_text(encoding="utf-8"))[0]
             site.pages[path] = Page(path, text=text)  # shown as written, under its error
     record_to = record.record_file()  # `nox -s tests`: its examples report this run
-    keep_going = None
-    if preview or record_to:  # a failing page shows its error; the others go on
-        keep_going = lambda page, error: keep_failure(page, error, site.failures)  # noqa: E731
+    keep_going = partial(keep_failure, failures=site.failures) if preview or record_to else None
     runnable = [page for path, page in site.pages.items() if path not in site.failures]
     results = execute_pages(runnable, fresh, cache_dir, on_failure=keep_going, record_to=record_to)
     site.results = {path: results[path] for path in results if path not in site.failures}
     for path, result in site.results.items():
         add_figures(site, site.pages[path], result)
-        add_notebook(site, site.pages[path], result, config.get("site_url") or "")
-    add_robots_txt(site, config.get("site_url") or "")
+        add_notebook(site, site.pages[path], result)
+    add_robots_txt(site)
     site.files[setup_steps.CHECKER_URI] = setup_steps.checker_script(root)
-    site.site_url = config.get("site_url") or ""
     site.course = course_table.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
     site.compatibility = compatibility.load(root / compatibility.DATA) or {}
@@ -90,31 +77,28 @@ def add_figures(site: Site, page: Page, result) -> None:
     """Each chart's light and dark SVG, named by their content."""
     for index, outcome in enumerate(result.outcomes):
         for number, figure in enumerate(outcome.figures):
-            uris = figure.uris(page_slug(page.path))
+            uris = figure_uris(figure, page_slug(page.path))
             for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
                 site.files.setdefault(uri, svg)
             site.figure_uris[(page.path, index, number)] = uris
 
 
-def add_notebook(site: Site, page: Page, result, site_url: str) -> None:
+def add_notebook(site: Site, page: Page, result) -> None:
     """A chapter page (or the exercise workbook) as a Jupyter notebook next to it, with the
     outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
         return
+    outcomes, environment = result.outcomes, result.environment
     notebook = build_notebook(
-        page,
-        outcomes=result.outcomes,
-        environment=result.environment,
-        site_url=site_url,
-        root=site.root,
+        page, outcomes=outcomes, environment=environment, root=site.root, site_url=site.site_url
     )
     site.notebooks[page.path] = notebook
     site.files[notebook_uri(page.path)] = dumps(notebook)
 
 
-def add_robots_txt(site: Site, site_url: str) -> None:
+def add_robots_txt(site: Site) -> None:
     """robots.txt names the sitemap by its full address, so it follows ``site_url``."""
-    site_url = site_url.rstrip("/")
+    site_url = site.site_url.rstrip("/")
     sitemap = [f"Sitemap: {site_url}/sitemap.xml"] if site_url else []
     site.files["robots.txt"] = "\n".join(["User-agent: *", "Allow: /", *sitemap]) + "\n"
 

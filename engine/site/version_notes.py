@@ -17,6 +17,7 @@ from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, v
 from engine.run.compatibility import load as load  # the hook reads the data here
 from engine.run.environment import locked_versions
 from engine.run.results import NOT_RUN
+from engine.site import labels
 
 NOTES_PAGE = "docs/reference/version-notes.md"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
@@ -261,7 +262,7 @@ def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str],
     for claim in found:
         block = parsed.blocks[claim.blocks[0]]
         if claim.kind == "contract":
-            what = f"❌ {block.bad.headline()} ({_cell(block.section)})"
+            what = f"❌ {labels.headline(block.bad)} ({_cell(block.section)})"
         else:
             what = _cell(block.fact)
         link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"

@@ -1,0 +1,74 @@
+"""The words and places the site and its notebooks give to what a page declares: badge labels,
+the ❌ box's headline and its notebook note, the table of markers, where a chart's SVGs go."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from engine.page.markers import MARKERS
+from engine.page.model import Expectation
+from engine.run.results import Figure
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str  # on the site
+    emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
+
+
+BADGES = {"must-read": Badge("Must read", "**"), "extra": Badge("Optional extra", "*")}
+
+
+def headline(bad: Expectation) -> str:
+    """The ❌ box's title on the site and the version-notes row."""
+    return "its asserts prove the problem" if bad.mode == "asserts" else bad.describe()
+
+
+def cell_note(bad: Expectation) -> str:
+    """The line above the ❌ cell in a notebook."""
+    if bad.mode == "raises":
+        return f"this cell must raise `{bad.name}` (the error is the point)."
+    if bad.mode == "warns":
+        return f"this cell must warn `{bad.name}`."
+    return "this cell runs, and its asserts prove what goes wrong."
+
+
+UNDER = "on the line after a heading"
+
+
+def marker_table() -> str:
+    """The Markdown table of every marker, for ``<!-- marker-table -->``."""
+    rows = ["| Marker | Applies to | Effect |", "| --- | --- | --- |"]
+    for spec in MARKERS.values():
+        uses = spec.uses
+        if spec.name == "badge":
+            uses = [
+                (f"badge: {kind}", f"A *{b.label}* badge, on the line after a heading.")
+                for kind, b in BADGES.items()
+            ]
+        for written, meaning in uses:
+            rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def figure_uris(figure: Figure, slug: str) -> tuple[str, str]:
+    """The site paths of a chart's light and dark SVG, named by their content."""
+    return tuple(
+        f"figures/{slug}/{hashlib.sha256(svg.encode()).hexdigest()[:12]}-{theme}.svg"
+        for theme, svg in (("light", figure.light), ("dark", figure.dark))
+    )
+
+
+def figure_size(figure: Figure) -> tuple[int, int] | None:
+    """The CSS pixel size of a chart, when its SVG root has width/height in pt or px (as
+    matplotlib's has)."""
+    root = re.search(r"<svg\b[^>]*>", figure.light)
+    sizes = []
+    for name in ("width", "height"):
+        found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0]) if root else None
+        if found is None:
+            return None
+        sizes.append(round(float(found[1]) * (4 / 3 if found[2] == "pt" else 1)))
+    return sizes[0], sizes[1]
