@@ -123,8 +123,7 @@ def test_every_course_page_is_linked_from_the_summary():
 
 
 def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn():
-    from mkdocs.exceptions import PluginError
-
+    from engine.page.model import MarkupError
     from engine.site import course_table
 
     pages = {path: read_page(path) for _, path in course_pages()}
@@ -134,5 +133,5 @@ def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_l
     ]
     first = course_pages()[0][1]
     pages[first].learn = ""
-    with pytest.raises(PluginError, match=f"{first}: its front matter has no `learn:` line"):
+    with pytest.raises(MarkupError, match=f"{first}: its front matter has no `learn:` line"):
         course_table.render(course_pages(), pages, "docs/index.md")

@@ -25,6 +25,7 @@ from engine.page.policy import wants_notebook
 from engine.run.environment import installed_distributions
 from engine.run.results import Figure, Outcome
 from engine.site import notebook_view, view_render
+from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebooks import build_notebook
 
 SITE = "https://example.org/docs/"
@@ -34,7 +35,7 @@ SVG = '<svg width="460.8pt" height="345.6pt">{}</svg>'
 
 @pytest.mark.unit
 def test_only_pages_that_offer_a_notebook_ask_for_a_view():
-    asking = [p for p in PAGES if read_page(p).meta.get(notebook_view.OPT_IN)]
+    asking = [p for p in PAGES if read_page(p).meta.get(VIEW_OPT_IN)]
     assert "docs/practice/exercises.md" in asking
     assert all(wants_notebook(p) for p in asking), asking
     assert notebook_view.view_uri("docs/course/pitfalls.md") == "course/pitfalls/notebook.ipynb"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from mkdocs.exceptions import PluginError
-
-from engine.page.model import Page
+from engine.page.model import MarkupError, Page
 from engine.page.policy import policy
 
 
@@ -24,7 +22,7 @@ def render(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str
     for title, path in course:
         learn = pages[path].learn if path in pages else ""
         if not learn:
-            raise PluginError(
+            raise MarkupError(
                 f"{path}: its front matter has no `learn:` line, which the home page's "
                 "course table shows (what a reader can do after the page)"
             )

@@ -4,11 +4,12 @@ the ❌ box's headline and its notebook note, the table of markers, where a char
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass
 
 from engine.page.markers import MARKERS
-from engine.page.model import Expectation
+from engine.page.model import Expectation, Page
 from engine.run.results import Figure
 
 
@@ -35,6 +36,8 @@ def cell_note(bad: Expectation) -> str:
     return "this cell runs, and its asserts prove what goes wrong."
 
 
+VIEW_OPT_IN = "notebook_view"  # the front-matter key of a page that wants its notebook view
+VIEW_LINK_TEXT = "View as notebook"
 UNDER = "on the line after a heading"
 
 
@@ -51,6 +54,14 @@ def marker_table() -> str:
         for written, meaning in uses:
             rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
     return "\n".join(rows) + "\n"
+
+
+def view_link(page: Page) -> str:
+    """After a page's download link: its notebook view, when it asks for one."""
+    if not page.meta.get(VIEW_OPT_IN):
+        return ""
+    stem = posixpath.splitext(posixpath.basename(page.path))[0]
+    return f" · [{VIEW_LINK_TEXT}]({stem}/notebook.ipynb){{ .jd-view }}"
 
 
 def figure_uris(figure: Figure, slug: str) -> tuple[str, str]:

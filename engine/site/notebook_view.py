@@ -30,12 +30,10 @@ from engine.page.model import Page, page_slug
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
-from engine.site.labels import figure_size, figure_uris
+from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 
-OPT_IN = "notebook_view"  # the front-matter key
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
-LINK_TEXT = "View as notebook"
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -48,7 +46,7 @@ def view_uri(page_path: str) -> str:
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
     meta = page.meta
-    if not meta.get(OPT_IN):
+    if not meta.get(VIEW_OPT_IN):
         return
     uri = view_uri(page.path)
     here = posixpath.splitext(uri)[0]  # the view's URL folder (directory URLs)
@@ -125,14 +123,6 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
             f'height="{height}" loading="lazy" decoding="async">'
         )
     return "\n".join(images)
-
-
-def link(page: Page) -> str:
-    """Markdown after the page's download link: its notebook view, when it has one."""
-    if not page.meta.get(OPT_IN):
-        return ""
-    stem = posixpath.splitext(posixpath.basename(page.path))[0]
-    return f" · [{LINK_TEXT}]({stem}/notebook.ipynb){{ .jd-view }}"
 
 
 def is_view(page) -> bool:

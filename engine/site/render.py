@@ -22,10 +22,10 @@ from engine.page.model import AFTER_TITLE, Block, Directive, Page
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.results import Outcome, PageResult
-from engine.site import course_table, notebook_view, practice, setup_steps, version_notes
+from engine.site import course_table, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
-from engine.site.labels import BADGES, figure_size, headline, marker_table
+from engine.site.labels import BADGES, figure_size, headline, marker_table, view_link
 from engine.site.notebooks import notebook_uri
 
 
@@ -105,7 +105,7 @@ def render_download_link(site: Site, page: Page) -> str:
     has_setup = f"docs/{setup_steps.SETUP_DOC}" in site.pages  # a test site may have none
     return (
         f"\n[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
-        f'{{ .jd-download download="{name}" }}{notebook_view.link(page)}'
+        f'{{ .jd-download download="{name}" }}{view_link(page)}'
         + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
         + "\n"
     )

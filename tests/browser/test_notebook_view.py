@@ -23,12 +23,13 @@ from served_site import ROOT, html_file, html_of, page_urls, soup_of
 from test_pages import site_config
 
 from engine.page.parser import read_page
-from engine.site.notebook_view import OPT_IN, view_uri
+from engine.site.labels import VIEW_OPT_IN
+from engine.site.notebook_view import view_uri
 
 SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
 CHART_VIEW = "course/why-compile/notebook/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
-VIEWS = [p for p in PAGES if read_page(p).meta.get(OPT_IN)]  # pages that ask for a view
+VIEWS = [p for p in PAGES if read_page(p).meta.get(VIEW_OPT_IN)]  # pages that ask for a view
 
 
 def view_url(page_path: str) -> str:

@@ -16,7 +16,8 @@ from served_site import ROOT, page_urls, soup_of
 from zensical_compare import ARTICLE, compare_sites
 
 from engine.page.parser import read_pages
-from engine.site.notebook_view import OPT_IN, view_uri
+from engine.site.labels import VIEW_OPT_IN
+from engine.site.notebook_view import view_uri
 
 ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
 
@@ -42,7 +43,7 @@ def zensical_site() -> Path:
 
 def notebook_views() -> list[str]:
     """The notebook views: mkdocs-jupyter renders them, a plugin Zensical cannot run."""
-    asking = [page.path for page in read_pages([]) if page.meta.get(OPT_IN)]
+    asking = [page.path for page in read_pages([]) if page.meta.get(VIEW_OPT_IN)]
     return sorted(view_uri(path).removesuffix(".ipynb") + "/" for path in asking)
 
 
