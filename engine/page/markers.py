@@ -19,12 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.page.model import (
-    BADGE_KINDS,
-    DEFAULT_MAX_OUTPUT_KB,
-    DEFAULT_TIMEOUT,
-    Expectation,
-)
+from engine.page.model import BADGE_KINDS, DEFAULT_MAX_OUTPUT_KB, DEFAULT_TIMEOUT, Expectation
 
 
 def _flag(args: str) -> bool:
@@ -78,13 +73,13 @@ def _install(args: str) -> str:
 
 @dataclass(frozen=True)
 class MarkerSpec:
-    """One marker: how it is written, what it applies to, what it means, how its argument parses.
+    """One marker: how it is written, what it means, how its argument parses.
 
-    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``.
+    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``; a marker
+    without one is standalone.
     """
 
     name: str
-    applies_to: Applies
     uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
     parse: Callable[[str], object] = _flag
     field: str = ""
@@ -92,6 +87,10 @@ class MarkerSpec:
     @property
     def standalone(self) -> bool:
         return not self.field
+
+    @property
+    def applies_to(self) -> Applies:
+        return Applies.ITSELF if self.standalone else Applies.NEXT
 
 
 class Applies(StrEnum):
@@ -101,15 +100,11 @@ class Applies(StrEnum):
     ITSELF = "itself"  # a standalone marker
 
 
-NEXT, ITSELF = Applies.NEXT, Applies.ITSELF
-
-
 MARKERS = {
     spec.name: spec
     for spec in (
         MarkerSpec(
             name="bad",
-            applies_to=NEXT,
             uses=(
                 ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
                 ("bad: warns WarningName", "❌ block that must emit this warning category."),
@@ -123,28 +118,21 @@ MARKERS = {
         ),
         MarkerSpec(
             name="good",
-            applies_to=NEXT,
             uses=(
                 ("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),
             ),
-            parse=_flag,
             field="good",
         ),
         MarkerSpec(
             name="skip",
-            applies_to=NEXT,
             uses=(
-                (
-                    "skip: reason",
-                    "Shown but never run (the reason is printed instead of output).",
-                ),
+                ("skip: reason", "Shown but never run (the reason is printed instead of output)."),
             ),
             parse=_text("a reason: <!-- skip: why this block cannot run -->"),
             field="skip",
         ),
         MarkerSpec(
             name="timeout",
-            applies_to=NEXT,
             uses=(
                 (
                     "timeout: SECONDS",
@@ -156,7 +144,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="max-output",
-            applies_to=NEXT,
             uses=(
                 (
                     "max-output: KB",
@@ -169,14 +156,11 @@ MARKERS = {
         ),
         MarkerSpec(
             name="collapse-code",
-            applies_to=NEXT,
             uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
-            parse=_flag,
             field="collapse_code",
         ),
         MarkerSpec(
             name="fact",
-            applies_to=NEXT,
             uses=(
                 (
                     "fact: statement",
@@ -188,7 +172,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="check",
-            applies_to=NEXT,
             uses=(
                 (
                     "check: statement",
@@ -201,13 +184,11 @@ MARKERS = {
         ),
         MarkerSpec(
             name="snippet",
-            applies_to=ITSELF,
             uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
             parse=_text("a file stem like 'compile_chart'"),
         ),
         MarkerSpec(
             name="badge",
-            applies_to=ITSELF,
             uses=tuple(
                 (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
             ),
@@ -215,14 +196,12 @@ MARKERS = {
         ),
         MarkerSpec(
             name="version-notes",
-            applies_to=ITSELF,
             uses=(
                 ("version-notes", "Replaced by the table of every contract and fact on the site."),
             ),
         ),
         MarkerSpec(
             name="install",
-            applies_to=ITSELF,
             uses=(
                 ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
                 ("install: uv", "Replaced by the same set-up commands with uv."),
@@ -232,7 +211,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="marker-table",
-            applies_to=ITSELF,
             uses=(
                 (
                     "marker-table",
@@ -242,7 +220,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="course-table",
-            applies_to=ITSELF,
             uses=(
                 (
                     "course-table",
@@ -253,7 +230,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="practice-counts",
-            applies_to=ITSELF,
             uses=(
                 (
                     "practice-counts",
@@ -264,7 +240,6 @@ MARKERS = {
         ),
         MarkerSpec(
             name="error-index",
-            applies_to=ITSELF,
             uses=(
                 (
                     "error-index",
