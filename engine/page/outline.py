@@ -58,23 +58,22 @@ class Node:
 def outline(page: Page, drop_title: bool = False) -> list[Node]:
     """The page as a tree: prose runs, its blocks (by index) and the admonition and tab boxes
     that hold them. ``drop_title`` leaves out the H1 line."""
-    lines = _with_placeholders(page.text, page.blocks)[1]
+    lines = _with_placeholders(page.text, page.blocks)
     title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
     if drop_title and title_line is not None:
         del lines[title_line]
     return _outline(lines)
 
 
-def _with_placeholders(body: str, blocks: list[Block]) -> tuple[str, list[str]]:
-    """``body`` with each block's span (markers included) replaced by one placeholder line."""
+def _with_placeholders(body: str, blocks: list[Block]) -> list[str]:
+    """``body``'s lines, each block's span (markers included) replaced by one placeholder line."""
     pieces, position = [], 0
     for index, block in enumerate(blocks):
         pieces.append(body[position : block.start])
         pieces.append(f"{block.indent}\x00{index}\x00\n")
         position = block.end
     pieces.append(body[position:])
-    text = "".join(pieces)
-    return text, text.splitlines()
+    return "".join(pieces).splitlines()
 
 
 def _outline(lines: list[str]) -> list[Node]:

@@ -7,6 +7,7 @@ attributes (Sybil ignores them), missing snippet files, a ❌ block without its 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from pathlib import Path
 
@@ -65,8 +66,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
         i += 1
     if pending:
         raise _dangling(source, pending)
-    _check_pairs(result)
-    _check_checks(result)
+    _check_neighbours(result)
     if page.startswith(policy(root).badged_pages):
         _check_badges(source, sections)
     result.claims = find_claims(result)
@@ -81,30 +81,19 @@ def _has_assert(source: str) -> bool:
     return any(isinstance(node, ast.Assert) for node in ast.walk(tree))
 
 
-def _check_pairs(page: Page) -> None:
-    """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block."""
-    blocks = page.blocks
-    for index, block in enumerate(blocks):
-        if not block.bad:
-            continue
-        following = blocks[index + 1] if index + 1 < len(blocks) else None
-        between = page.text[block.end : following.start] if following else "x"
-        if not following or not following.good or between.strip():
+def _check_neighbours(page: Page) -> None:
+    """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block, and
+    every check follows directly the block it proves."""
+    for before, after in itertools.pairwise([None, *page.blocks, None]):
+        apart = not (before and after) or page.text[before.end : after.start].strip()
+        if before and before.bad and (apart or not after.good):
             raise MarkupError(
-                f"{block.where}: a ❌ 'bad' block must be followed directly by "
+                f"{before.where}: a ❌ 'bad' block must be followed directly by "
                 "a ✅ block marked <!-- good -->"
             )
-
-
-def _check_checks(page: Page) -> None:
-    """A check follows the block it proves directly (nothing but blank lines between)."""
-    for index, block in enumerate(page.blocks):
-        if not block.check:
-            continue
-        before = page.blocks[index - 1] if index else None
-        if before is None or page.text[before.end : block.start].strip():
+        if after and after.check and apart:
             raise MarkupError(
-                f"{block.where}: a 'check' block must follow directly the block it checks"
+                f"{after.where}: a 'check' block must follow directly the block it checks"
             )
 
 
