@@ -188,13 +188,11 @@ def _run_code(block: Block, namespace: dict) -> None:
 
 
 def _run_doctest(block: Block, namespace: dict) -> None:
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest(
+    test = doctest.DocTestParser().get_doctest(
         block.source, namespace, block.where, block.filename, block.first_line - 1
     )
-    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     report = io.StringIO()
-    runner = doctest.DocTestRunner(optionflags=flags)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test, out=report.write, clear_globs=False)
     if runner.failures:
         raise AssertionError("doctest output differs:\n" + report.getvalue())

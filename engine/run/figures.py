@@ -30,9 +30,7 @@ def collect_figures(block: Block) -> list[Figure]:
         plt.close(fig)
         if not alt:
             raise MissingAltText(_figure_origin(block))
-        light = _svg(fig, LIGHT_INK)
-        dark = _svg(fig, DARK_INK)
-        figures.append(Figure(alt=alt, light=light, dark=dark))
+        figures.append(Figure(alt=alt, light=_svg(fig, LIGHT_INK), dark=_svg(fig, DARK_INK)))
     return figures
 
 
@@ -53,9 +51,8 @@ def _svg(fig, ink: str) -> str:
         fig.savefig(
             buffer, format="svg", transparent=True, metadata={"Date": None}, bbox_inches="tight"
         )
-    svg = buffer.getvalue()
     # Text falls back to the page's font stack instead of a font the reader may not have.
-    return re.sub(r'font-family:[^;"]*', "font-family:system-ui, sans-serif", svg)
+    return re.sub(r'font-family:[^;"]*', "font-family:system-ui, sans-serif", buffer.getvalue())
 
 
 def _is_ink(color) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import shlex
 import subprocess
@@ -77,14 +78,9 @@ def refusing_writes(project: Path = ROOT):
         _guarded = before
 
 
-_installed = False
-
-
+@functools.cache  # once: a hook cannot be removed, and it does nothing while _guarded is None
 def _install() -> None:
-    global _installed
-    if not _installed:
-        sys.addaudithook(_audit)  # cannot be removed: it does nothing while _guarded is None
-        _installed = True
+    sys.addaudithook(_audit)
 
 
 def _audit(event: str, args: tuple) -> None:

@@ -206,10 +206,10 @@ def execute_pages(
     beside.sort(key=lambda plan: expected_seconds(plan.page, cache_dir), reverse=True)
     build.run(alone, workers=1, shared_cpu="")
     build.run(beside, workers=workers or usable_cpus(), shared_cpu=SIDE_BY_SIDE)
-    build.raise_first_failure()
+    if build.failures:  # the earliest in page order, as a serial build would raise
+        raise build.failures[min(build.failures)] from None
     results = {plan.page.path: plan.result for plan in plans if plan.result is not None}
-    summary = timing_summary(results)
-    if summary:
+    if summary := timing_summary(results):
         report(summary)
     return results
 
@@ -256,8 +256,7 @@ class _Build:
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
-            changed = self.watch.ended(plan.page)  # before anything is cached
-            if changed:
+            if changed := self.watch.ended(plan.page):  # before anything is cached
                 raise ProjectChanged(changed)
             if not isinstance(error, PageFailure | None):
                 raise error
@@ -277,10 +276,6 @@ class _Build:
             self.failures[plan.order] = failure
         else:
             self.on_failure(plan.page, failure)
-
-    def raise_first_failure(self) -> None:
-        if self.failures:
-            raise self.failures[min(self.failures)] from None
 
     def finish(self, plan: _Plan, result: PageResult) -> None:
         page, plan.result = plan.page, result

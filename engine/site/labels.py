@@ -76,10 +76,11 @@ def figure_size(figure: Figure) -> tuple[int, int] | None:
     """The CSS pixel size of a chart, when its SVG root has width/height in pt or px (as
     matplotlib's has)."""
     root = re.search(r"<svg\b[^>]*>", figure.light)
-    sizes = []
-    for name in ("width", "height"):
-        found = re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0]) if root else None
-        if found is None:
-            return None
-        sizes.append(round(float(found[1]) * (4 / 3 if found[2] == "pt" else 1)))
-    return sizes[0], sizes[1]
+    found = [
+        re.search(rf'\s{name}="([\d.]+)(pt|px)?"', root[0] if root else "")
+        for name in ("width", "height")
+    ]
+    if not all(found):
+        return None
+    width, height = (round(float(f[1]) * (4 / 3 if f[2] == "pt" else 1)) for f in found)
+    return width, height
