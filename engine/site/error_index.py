@@ -142,8 +142,7 @@ def merged(lines: list[str]) -> str:
         for op, i1, i2, _, _ in matcher.get_opcodes():
             kept += tokens[i1:i2] if op == "equal" else [GAP]
         tokens = kept
-    text = "".join(tokens)
-    return re.sub(rf"{GAP}(?:\s*{GAP})+", GAP, text)
+    return re.sub(rf"{GAP}(?:\s*{GAP})+", GAP, "".join(tokens))
 
 
 def entries(found: list[Case]) -> list[Entry]:

@@ -45,8 +45,7 @@ def view_uri(page_path: str) -> str:
 
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
     """Write the view of ``page`` to disk and add it to the site, if the page asks for one."""
-    meta = page.meta
-    if not meta.get(VIEW_OPT_IN):
+    if not page.meta.get(VIEW_OPT_IN):
         return
     uri = view_uri(page.path)
     here = posixpath.splitext(uri)[0]  # the view's URL folder (directory URLs)
@@ -61,7 +60,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
         site_url=config.get("site_url") or "",
         meta={
             "title": f"{page.title} (notebook)",
-            "description": f"The notebook of the page '{page.title}': {meta['description']}",
+            "description": f"The notebook of the page '{page.title}': {page.meta['description']}",
             "search": {"exclude": True},  # the page itself is the search result
         },
     )
@@ -132,6 +131,4 @@ def is_view(page) -> bool:
 def on_page_content(content: str, page, config, files) -> str:
     """mkdocs-jupyter appends nbconvert's Pygments CSS to every notebook page; the view uses
     the site's code colours, so drop it."""
-    if is_view(page):
-        return INLINE_STYLE.sub("", content)
-    return content
+    return INLINE_STYLE.sub("", content) if is_view(page) else content

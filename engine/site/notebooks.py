@@ -357,9 +357,7 @@ def _setup_source(files: dict[str, str]) -> str:
 def _literal(text: str) -> str:
     """A readable Python literal for a file's text: a raw triple-quoted string when possible."""
     text = text if text.endswith("\n") else text + "\n"
-    if "'''" not in text:
-        return "r'''\n" + text + "'''"
-    return repr(text)
+    return repr(text) if "'''" in text else "r'''\n" + text + "'''"
 
 
 def _runnable(block: Block) -> str:

@@ -143,14 +143,8 @@ def estimated_height(fragment: str) -> int:
         math.ceil(visible_length(cell) / CELL_CHARS_PER_LINE) for cell in CELL.findall(prose)
     )
     text_lines = cell_lines + math.ceil(visible_length(CELL.sub(" ", prose)) / TEXT_CHARS_PER_LINE)
-    blocks = len(BLOCK_TAG.findall(fragment))
-    images = fragment.count("<img")
-    return (
-        code_lines * CODE_LINE_PX
-        + text_lines * TEXT_LINE_PX
-        + blocks * BLOCK_PX
-        + images * IMAGE_PX
-    )
+    boxes = len(BLOCK_TAG.findall(fragment)) * BLOCK_PX + fragment.count("<img") * IMAGE_PX
+    return code_lines * CODE_LINE_PX + text_lines * TEXT_LINE_PX + boxes
 
 
 class _ShownText:
@@ -261,10 +255,8 @@ def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
     phone_above = wide_above = 0
     for tag, holds_heading, _, end in elements:
         element, done = content[done:end], end
-        below_phone_screen, on_wide_screen = (
-            phone_above >= FIRST_SCREEN_PX,
-            wide_above < FIRST_SCREEN_PX,
-        )
+        below_phone_screen = phone_above >= FIRST_SCREEN_PX
+        on_wide_screen = wide_above < FIRST_SCREEN_PX
         if on_wide_screen:
             phone, wide = least_heights(element)
             phone_above, wide_above = phone_above + phone, wide_above + wide

@@ -24,6 +24,10 @@ CHECKER_URI = "downloads/check.py"
 SETUP_PAGE = "about/run-it-yourself/"  # its URL; SETUP_DOC is its file
 SETUP_DOC = "about/run-it-yourself.md"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "0.0.0.0", "[::1]")
+INSTALLERS = {  # the set-up page's two ways: how each makes a venv and installs into it
+    "pip": ("python3 -m venv jit-course", "python -m pip install"),
+    "uv": ("uv venv jit-course --python 3.12", "uv pip install"),
+}
 
 
 def requirements(sources: list[str] | None = None, root: Path = ROOT) -> list[str]:
@@ -78,25 +82,13 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     pins = " ".join(f'"{pin}"' for pin in requirements(root=root))
     checker = f"{site_url.rstrip('/')}/{CHECKER_URI}" if site_url and not is_local(site_url) else ""
     fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
-    if kind == "pip":
-        lines = [
-            "python3 -m venv jit-course && . jit-course/bin/activate",
-            f"python -m pip install {pins} jupyterlab",
-            fetch,
-            "python check.py tax_brackets my_tax.py",
-        ]
-    elif kind == "uv":
-        lines = [
-            "uv venv jit-course --python 3.12 && . jit-course/bin/activate",
-            f"uv pip install {pins} jupyterlab",
-            fetch,
-            "python check.py tax_brackets my_tax.py",
-        ]
-    else:
+    if kind not in INSTALLERS:  # versions
         versions = locked_versions(root)
         rows = [f"| `{name}` | {versions[name]} |" for name in (*CORE, *OPTIONAL)]
         return "| Package | Version |\n| --- | --- |\n" + "\n".join(rows) + "\n"
-    return "```bash\n" + "\n".join(lines) + "\n```\n"
+    venv, install = INSTALLERS[kind]
+    lines = [f"{venv} && . jit-course/bin/activate", f"{install} {pins} jupyterlab", fetch]
+    return "```bash\n" + "\n".join([*lines, "python check.py tax_brackets my_tax.py"]) + "\n```\n"
 
 
 def checker_script(root: Path = ROOT) -> str:

@@ -62,14 +62,19 @@ def header(data: dict | None) -> tuple[str, str]:
     return "".join(names), " :-: |" * len(names)
 
 
+def _verdict(data: dict | None, release: dict, claim_id: str) -> str:
+    """The claim's verdict on the release: HOLDS, BROKEN, or NOT_RUN when none is recorded."""
+    return (verdict(data, release, claim_id) or {"verdict": NOT_RUN})["verdict"]
+
+
 def cells(data: dict | None, claim_id: str) -> str:
     """One cell per tested release: ✓ holds, ✗ broke (a link to what), a dash: not run."""
     out = ""
     for release in tested(data):
-        found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
-        if found["verdict"] == HOLDS:
+        found = _verdict(data, release, claim_id)
+        if found == HOLDS:
             out += " ✓ |"
-        elif found["verdict"] == BROKEN:
+        elif found == BROKEN:
             out += f" [✗](#{_anchor(release, recorded_id(data, release, claim_id))}) |"
         else:
             out += f" {DASH} |"
@@ -78,13 +83,8 @@ def cells(data: dict | None, claim_id: str) -> str:
 
 def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
     """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
-    failing = Counter()
-    for release in tested(data):
-        for claim_id in claim_ids:
-            found = verdict(data, release, claim_id) or {"verdict": NOT_RUN}
-            if found["verdict"] != HOLDS:
-                failing[f"{found['verdict']} on {release['jax']}"] += 1
-    return failing
+    found = ((_verdict(data, r, c), r["jax"]) for r in tested(data) for c in claim_ids)
+    return Counter(f"{word} on {jax}" for word, jax in found if word != HOLDS)
 
 
 def status(data: dict | None, claim_ids: list[str]) -> str:
@@ -100,11 +100,7 @@ def status(data: dict | None, claim_ids: list[str]) -> str:
 
 
 def any_broken(data: dict | None, claim_ids: list[str]) -> bool:
-    return any(
-        (verdict(data, release, claim_id) or {}).get("verdict") == BROKEN
-        for release in tested(data)
-        for claim_id in claim_ids
-    )
+    return any(_verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
 
 
 def _code_spans(text: str) -> str:
@@ -189,7 +185,7 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
     """``1 broken on 0.11.2, 3 not run on 0.9.2 and 0.10.2``: one group per verdict and count."""
     groups: dict[tuple[str, int], list[str]] = {}
     for release in tested(data):
-        found = [(verdict(data, release, c) or {"verdict": NOT_RUN})["verdict"] for c in claim_ids]
+        found = [_verdict(data, release, c) for c in claim_ids]
         for verdict_, count in Counter(found).items():
             if verdict_ != HOLDS:
                 groups.setdefault((verdict_, count), []).append(release["jax"])
@@ -258,8 +254,7 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
 def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
     """One table row per contract and fact of a page, and the claims' matrix ids."""
     rows = []
-    found = parsed.claims
-    for claim in found:
+    for claim in parsed.claims:
         block = parsed.blocks[claim.blocks[0]]
         if claim.kind == "contract":
             what = f"❌ {labels.headline(block.bad)} ({_cell(block.section)})"
@@ -267,7 +262,7 @@ def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str],
             what = _cell(block.fact)
         link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
         rows.append(f"| {link} | {what} |{cells(data, claim.id)}")
-    return rows, [claim.id for claim in found]
+    return rows, [claim.id for claim in parsed.claims]
 
 
 def verified_with(env: dict) -> str:
