@@ -254,13 +254,9 @@ def _changed_rows(reports: list[PageReport]) -> list[str]:
     for r in reports:
         if not r.blocks:
             continue
-        extra = []
-        if r.failures:
-            extra.append(f"{len(r.failures)} failed")
-        if r.not_run:
-            extra.append(f"{r.not_run} not run after a failure")
-        if r.note:
-            extra.append(r.note)
+        extra = [f"{len(r.failures)} failed"] if r.failures else []
+        extra += [f"{r.not_run} not run after a failure"] if r.not_run else []
+        extra += [r.note] if r.note else []
         tail = f"  ({'; '.join(extra)})" if extra else ""
         rows.append(f"  {r.path:<{width}}  {len(r.changed):3d} / {r.compared:<3d}{tail}".rstrip())
     return rows
@@ -298,9 +294,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
     out += _changed_rows(reports)
     for r in reports:
         for where, before, after in r.changed:
-            out.append(f"    {where}")
-            out.append(f"      pinned: {before}")
-            out.append(f"      now:    {after}")
+            out += [f"    {where}", f"      pinned: {before}", f"      now:    {after}"]
     out.append("")
     broken = len(contracts) + len(facts) + len(others)
     if broken:

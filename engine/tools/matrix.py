@@ -30,8 +30,9 @@ from pathlib import Path
 
 from engine.page.model import ROOT, Page
 from engine.page.parser import read_pages
+from engine.run.cache import CACHE_DIR
 from engine.run.compatibility import BROKEN, DATA, HOLDS, save, version_key
-from engine.run.environment import locked_versions
+from engine.run.environment import environment_fingerprint, locked_versions
 from engine.run.results import NOT_RUN
 
 INDEX = "https://pypi.org/simple/jax/"
@@ -64,8 +65,6 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
 
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
     """Run every page under the installed JAX and return this release's entry."""
-    from engine.run.cache import CACHE_DIR
-    from engine.run.environment import environment_fingerprint
     from engine.tools import drift  # needs the engine's run machinery, which the build never does
 
     started = time.monotonic()
