@@ -75,14 +75,17 @@ def _install(args: str) -> str:
 class MarkerSpec:
     """One marker: how it is written, what it means, how its argument parses.
 
-    ``field`` is the ``Block`` attribute a block marker sets to ``parse(args)``; a marker
-    without one is standalone.
+    Its name is how its first use is written, up to a colon. ``field`` is the ``Block``
+    attribute a block marker sets to ``parse(args)``; a marker without one is standalone.
     """
 
-    name: str
     uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
     parse: Callable[[str], object] = _flag
     field: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.uses[0][0].split(":")[0]
 
     @property
     def standalone(self) -> bool:
@@ -104,7 +107,6 @@ MARKERS = {
     spec.name: spec
     for spec in (
         MarkerSpec(
-            name="bad",
             uses=(
                 ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
                 ("bad: warns WarningName", "❌ block that must emit this warning category."),
@@ -117,14 +119,12 @@ MARKERS = {
             field="bad",
         ),
         MarkerSpec(
-            name="good",
             uses=(
                 ("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),
             ),
             field="good",
         ),
         MarkerSpec(
-            name="skip",
             uses=(
                 ("skip: reason", "Shown but never run (the reason is printed instead of output)."),
             ),
@@ -132,7 +132,6 @@ MARKERS = {
             field="skip",
         ),
         MarkerSpec(
-            name="timeout",
             uses=(
                 (
                     "timeout: SECONDS",
@@ -143,7 +142,6 @@ MARKERS = {
             field="timeout",
         ),
         MarkerSpec(
-            name="max-output",
             uses=(
                 (
                     "max-output: KB",
@@ -155,12 +153,10 @@ MARKERS = {
             field="max_output",
         ),
         MarkerSpec(
-            name="collapse-code",
             uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
             field="collapse_code",
         ),
         MarkerSpec(
-            name="fact",
             uses=(
                 (
                     "fact: statement",
@@ -171,7 +167,6 @@ MARKERS = {
             field="fact",
         ),
         MarkerSpec(
-            name="check",
             uses=(
                 (
                     "check: statement",
@@ -183,25 +178,21 @@ MARKERS = {
             field="check",
         ),
         MarkerSpec(
-            name="snippet",
             uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
             parse=_text("a file stem like 'compile_chart'"),
         ),
         MarkerSpec(
-            name="badge",
             uses=tuple(
                 (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
             ),
             parse=_badge,
         ),
         MarkerSpec(
-            name="version-notes",
             uses=(
                 ("version-notes", "Replaced by the table of every contract and fact on the site."),
             ),
         ),
         MarkerSpec(
-            name="install",
             uses=(
                 ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
                 ("install: uv", "Replaced by the same set-up commands with uv."),
@@ -210,7 +201,6 @@ MARKERS = {
             parse=_install,
         ),
         MarkerSpec(
-            name="marker-table",
             uses=(
                 (
                     "marker-table",
@@ -219,7 +209,6 @@ MARKERS = {
             ),
         ),
         MarkerSpec(
-            name="course-table",
             uses=(
                 (
                     "course-table",
@@ -229,7 +218,6 @@ MARKERS = {
             ),
         ),
         MarkerSpec(
-            name="practice-counts",
             uses=(
                 (
                     "practice-counts",
@@ -239,7 +227,6 @@ MARKERS = {
             ),
         ),
         MarkerSpec(
-            name="error-index",
             uses=(
                 (
                     "error-index",

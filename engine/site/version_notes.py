@@ -14,7 +14,6 @@ from collections import Counter
 from engine.page.model import Page
 from engine.page.policy import policy
 from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
-from engine.run.compatibility import load as load  # the hook reads the data here
 from engine.run.environment import locked_versions
 from engine.run.results import NOT_RUN
 from engine.site import labels
