@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from engine.page.model import BADGE_KINDS, DEFAULT_MAX_OUTPUT_KB, DEFAULT_TIMEOUT, Expectation
 
@@ -92,15 +91,9 @@ class MarkerSpec:
         return not self.field
 
     @property
-    def applies_to(self) -> Applies:
-        return Applies.ITSELF if self.standalone else Applies.NEXT
-
-
-class Applies(StrEnum):
-    """What a marker applies to (the conventions page's table says it in these words)."""
-
-    NEXT = "the next block"
-    ITSELF = "itself"  # a standalone marker
+    def applies_to(self) -> str:
+        """In the words of the conventions page's table."""
+        return "itself" if self.standalone else "the next block"
 
 
 MARKERS = {

@@ -6,6 +6,7 @@ cannot disagree about what a fence or a marker is.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -68,10 +69,7 @@ def fence_language(info: str) -> str:
 
 def line_starts(text: str) -> list[int]:
     """Where each line of ``text`` starts, and where the text ends."""
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    return starts
+    return [0, *itertools.accumulate(len(line) for line in text.splitlines(keepends=True))]
 
 
 ADMONITION = re.compile(
