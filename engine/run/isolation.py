@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import warnings
 
 
@@ -11,8 +12,6 @@ def snapshot_state() -> dict:
     The build gets isolation for free (one process per page); the tests run every page in one
     process, so they snapshot before a page and ``restore_state`` after it.
     """
-    import logging
-
     import jax
     import matplotlib
 
@@ -25,8 +24,6 @@ def snapshot_state() -> dict:
 
 
 def restore_state(state: dict) -> None:
-    import logging
-
     import jax
     import matplotlib
     import matplotlib.pyplot as plt

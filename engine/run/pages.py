@@ -316,12 +316,8 @@ def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
 
 def timing_summary(results: dict[str, PageResult]) -> str | None:
     """One line naming the thinnest timing claim, so a shrinking margin shows on every build."""
-    claims = [
-        claim
-        for result in results.values()
-        for outcome in result.outcomes
-        for claim in outcome.timing_claims
-    ]
+    outcomes = [outcome for result in results.values() for outcome in result.outcomes]
+    claims = [claim for outcome in outcomes for claim in outcome.timing_claims]
     if not claims:
         return None
     thinnest = min(claims, key=lambda claim: claim["margin"])
