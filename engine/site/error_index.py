@@ -33,20 +33,17 @@ GAP = "…"  # what a variable part of a message shows as
 PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
 
-# Variable parts of a message, in the order they are replaced; each becomes GAP (keeping the
-# words around it that say what it is).
+# Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
+# GAP (keeping the words around it that say what it is).
 _VARIABLE = [
-    (re.compile(r"<example \d+>(?::\d+)?"), lambda m: f"<example {GAP}>"),  # a place on a page
-    (re.compile(r"<(function|bound method|class|module) [^<>]*>"), lambda m: f"<{m[1]} {GAP}>"),
-    (re.compile(r"(?<![\w.])'(?:\([^)]*\)|\[[^\]]*\])'"), lambda m: f"'{GAP}'"),  # a quoted tuple
-    (
-        re.compile(r"\b((?:u?int|float|bfloat|complex)\d+|bool)\[[^\]]+\]"),
-        lambda m: f"{m[1]}[{GAP}]",
-    ),
-    (re.compile(r"(?<![\w\]])\[[^\[\]]*\]"), lambda m: f"[{GAP}]"),  # an array or list value
-    (re.compile(r"\((?:\s*-?\d+\s*,)+\s*-?\d*\s*\)"), lambda m: f"({GAP})"),  # a shape tuple
-    (re.compile(r"@\d+|\b0x[0-9a-fA-F]+\b"), lambda m: f"@{GAP}"),  # an object id or address
-    (re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"), lambda m: GAP),  # a number
+    (re.compile(r"<example \d+>(?::\d+)?"), f"<example {GAP}>"),  # a place on a page
+    (re.compile(r"<(function|bound method|class|module) [^<>]*>"), rf"<\1 {GAP}>"),
+    (re.compile(r"(?<![\w.])'(?:\([^)]*\)|\[[^\]]*\])'"), f"'{GAP}'"),  # a quoted tuple
+    (re.compile(r"\b((?:u?int|float|bfloat|complex)\d+|bool)\[[^\]]+\]"), rf"\1[{GAP}]"),
+    (re.compile(r"(?<![\w\]])\[[^\[\]]*\]"), f"[{GAP}]"),  # an array or list value
+    (re.compile(r"\((?:\s*-?\d+\s*,)+\s*-?\d*\s*\)"), f"({GAP})"),  # a shape tuple
+    (re.compile(r"@\d+|\b0x[0-9a-fA-F]+\b"), f"@{GAP}"),  # an object id or address
+    (re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"), GAP),  # a number
 ]
 _TOKEN = re.compile(r"\w+|\s+|.")
 
@@ -100,8 +97,7 @@ def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
         for index, block in enumerate(page.blocks):
             if not (block.bad and block.bad.mode == "raises" and outcomes[index].error_type):
                 continue
-            claim = ids[(index, "contract")]
-            good = page.blocks[index + 1]
+            claim, good = ids[(index, "contract")], page.blocks[index + 1]
             found.append(
                 Case(path, page.title, block, good, outcomes[index], claim.anchor, claim.id)
             )

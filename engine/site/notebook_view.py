@@ -53,17 +53,13 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     for outcome in outcomes:
         for figure in outcome.figures:
             figures[figure.light] = figure_html(figure, page_slug(page.path), here, files)
-    view = view_notebook(
-        notebook,
-        figures,
-        here=here,
-        site_url=config.get("site_url") or "",
-        meta={
-            "title": f"{page.title} (notebook)",
-            "description": f"The notebook of the page '{page.title}': {page.meta['description']}",
-            "search": {"exclude": True},  # the page itself is the search result
-        },
-    )
+    front_matter = {
+        "title": f"{page.title} (notebook)",
+        "description": f"The notebook of the page '{page.title}': {page.meta['description']}",
+        "search": {"exclude": True},  # the page itself is the search result
+    }
+    site_url = config.get("site_url") or ""
+    view = view_notebook(notebook, figures, here=here, site_url=site_url, meta=front_matter)
     path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
     write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
     files.append(

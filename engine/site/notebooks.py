@@ -54,12 +54,8 @@ def site_link(site: str, page_path: str, target: str) -> str:
         return target  # absolute (https:, mailto:) or nowhere to point to
     here = posixpath.dirname(page_path.removeprefix("docs/"))
     path, _, anchor = target.partition("#")
-    if not path:
-        url = site + page_url(page_path)
-    elif path.endswith(".md"):
-        url = site + page_url(posixpath.normpath(posixpath.join(here, path)))
-    else:
-        url = site + posixpath.normpath(posixpath.join(here, path))
+    linked = posixpath.normpath(posixpath.join(here, path)) if path else page_path  # "#a": here
+    url = site + (page_url(linked) if linked.endswith(".md") else linked)
     return f"{url}#{anchor}" if anchor else url
 
 

@@ -113,16 +113,11 @@ def details(data: dict | None) -> str:
     """Below the table: the releases tested, the ones that did not install, and what broke."""
     if not tested(data):
         return ""
-    lines = [
-        "",
-        "Columns: "
-        + "; ".join(
-            f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
-            for r in tested(data)
-        )
-        + f". ✓ holds, ✗ broken, {DASH} not run.",
-        "",
-    ]
+    columns = "; ".join(
+        f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
+        for r in tested(data)
+    )
+    lines = ["", f"Columns: {columns}. ✓ holds, ✗ broken, {DASH} not run.", ""]
     for release in data["releases"]:
         if "not_installable" in release:
             lines += [f"`{release['requirement']}`: {release['not_installable']}.", ""]
