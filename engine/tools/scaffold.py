@@ -38,11 +38,8 @@ class Plan:
     """Every file the scaffold writes, computed before anything is written."""
 
     page: Path
-    page_text: str
     snippet: Path
-    snippet_text: str
-    mkdocs: Path
-    mkdocs_text: str
+    files: dict[Path, str]  # the page, its snippet and mkdocs.yml: path -> text
     nav_line: str
 
 
@@ -237,23 +234,16 @@ def plan(root: Path, target: str, title: str) -> Plan:
     page_text = template("page.md.tmpl").format(
         title=title, description=description, learn=learn, slug_dir=slug_dir, snippet=SNIPPET_NAME
     )
-    return Plan(
-        page=root / page_rel,
-        page_text=page_text,
-        snippet=root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py",
-        snippet_text=template("snippet.py.tmpl").format(page=page_rel),
-        mkdocs=mkdocs,
-        mkdocs_text=new,
-        nav_line=nav_line,
-    )
+    page, snippet = root / page_rel, root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py"
+    snippet_text = template("snippet.py.tmpl").format(page=page_rel)
+    return Plan(page, snippet, {page: page_text, snippet: snippet_text, mkdocs: new}, nav_line)
 
 
 def write(plan: Plan) -> None:
-    plan.page.parent.mkdir(parents=True, exist_ok=True)
-    plan.snippet.parent.mkdir(parents=True, exist_ok=True)
-    plan.page.write_text(plan.page_text, encoding="utf-8")
-    plan.snippet.write_text(plan.snippet_text, encoding="utf-8")
-    plan.mkdocs.write_text(plan.mkdocs_text, encoding="utf-8")
+    for path in plan.files:  # every folder first, then every file
+        path.parent.mkdir(parents=True, exist_ok=True)
+    for path, text in plan.files.items():
+        path.write_text(text, encoding="utf-8")
 
 
 def next_steps(plan: Plan, root: Path) -> str:
