@@ -90,15 +90,10 @@ def _outline(lines: list[str]) -> list[Node]:
             i += 1
         elif box:
             body, i = _box_body(lines, i + 1)
-            kind = box.groupdict().get("kind") or "==="
+            kind = box.groupdict().get("kind") or "==="  # a tab has no kind or type
+            box_type, title = box.groupdict().get("type") or "", box["title"] or ""
             nodes.append(
-                Node(
-                    "box",
-                    box=kind,
-                    box_type=box.groupdict().get("type") or "",
-                    title=box["title"] or "",
-                    children=_outline(body),
-                )
+                Node("box", box=kind, box_type=box_type, title=title, children=_outline(body))
             )
         else:  # prose; a fenced example joins the run whole, whatever its lines look like
             end = fence_end(lines, i, opened["fence"]) if opened else i + 1

@@ -138,16 +138,8 @@ class _Source:
 
     def block(self, i: int, last: int, code: str, filename: str, first_line: int, **more) -> Block:
         """The block whose fence or directive is line ``i`` and ends on line ``last``."""
-        return Block(
-            page=self.page,
-            line=i + 1 + self.offset,
-            source=code,
-            filename=filename,
-            first_line=first_line,
-            start=self.starts[i],
-            end=self.starts[last + 1],
-            **more,
-        )
+        line, start, end = i + 1 + self.offset, self.starts[i], self.starts[last + 1]
+        return Block(self.page, line, code, filename, first_line, start, end, **more)
 
 
 def _dangling(source: _Source, pending: list) -> MarkupError:
