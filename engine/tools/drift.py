@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import re
 import sys
@@ -83,10 +84,7 @@ def block_text(outcome: Outcome) -> str:
 
 def first_difference(old: str, new: str, width: int = 96) -> tuple[str, str]:
     """The first line that differs, from each side, shortened for the report."""
-    old_lines, new_lines = old.splitlines(), new.splitlines()
-    for n in range(max(len(old_lines), len(new_lines))):
-        a = old_lines[n] if n < len(old_lines) else "(no line)"
-        b = new_lines[n] if n < len(new_lines) else "(no line)"
+    for a, b in itertools.zip_longest(old.splitlines(), new.splitlines(), fillvalue="(no line)"):
         if mask(a) != mask(b):
             return _shorten(a, width), _shorten(b, width)
     return "", ""

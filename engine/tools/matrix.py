@@ -1,19 +1,15 @@
 """Which JAX releases each claim holds on: ``nox -s matrix`` records it, the build renders it.
 
-A claim is a ❌/✅ contract (the pair) or a ``fact`` block. Its id is the page (relative to
-``docs/``, without ``.md``), the kind and a hash of its code with blank lines and trailing spaces
-dropped, e.g. ``course/pitfalls/contract-1a2b3c4d``: moving the block or editing the prose
-around it keeps the id. Editing the code makes a new id, on purpose, since the verdicts
-recorded for the old code may not hold for the new; when the edit cannot change any verdict
-(a renamed variable, a comment), map the new id to the old one in the data file's
-``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release. The next
+A claim's id (``engine.page.claims`` says how it is made) changes with its code, on purpose:
+the verdicts recorded for the old code may not hold for the new. When the edit cannot change any
+verdict (a renamed variable, a comment), map the new id to the old one in the data file's
+``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release; the next
 ``nox -s matrix`` writes the new ids and drops the aliases.
 
 The nox session installs each release into its own venv and runs
 ``python -m engine.tools.matrix --record REQUIREMENT`` there; each call runs every page through
 the drift machinery (``engine.tools.drift``) and adds one release to
-``docs/data/compatibility.json``.
-The build only reads that file.
+``docs/data/compatibility.json``. The build only reads that file.
 """
 
 from __future__ import annotations
@@ -46,9 +42,8 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
     result = {}
     crashed = next((f.summary for f in failures if f.index is None), "")
     for claim in page.claims:
-        broke = [f for f in failures if f.index in claim.blocks]
-        if broke:
-            first = broke[0]
+        first = next((f for f in failures if f.index in claim.blocks), None)
+        if first:
             result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
             if first.follows:
                 result[claim.id]["after_earlier_failure"] = True

@@ -15,6 +15,7 @@ Nothing is written unless every check passes, so a refused request leaves the pr
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
@@ -143,8 +144,7 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
     top = min(_indent_of(lines[i]) for i in items)
     tops = [i for i in items if _indent_of(lines[i]) == top]
     sections = []  # (first line, end line, child indent, pages under it)
-    for n, first in enumerate(tops):
-        last = tops[n + 1] if n + 1 < len(tops) else end
+    for first, last in itertools.pairwise([*tops, end]):
         children = [i for i in items if first < i < last]
         if children:
             paths = re.findall(r"([\w./-]+\.md)\b", "".join(lines[first:last]))
