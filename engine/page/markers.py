@@ -58,16 +58,13 @@ def _expectation(args: str) -> Expectation:
     return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
 
 
-def _badge(args: str) -> str:
-    if args not in BADGE_KINDS:
-        raise ValueError(f"must be one of {sorted(BADGE_KINDS)}, got '{args}'")
-    return args
+def _one_of(*choices: str):
+    def parse(args: str) -> str:
+        if args not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}, got '{args}'")
+        return args
 
-
-def _install(args: str) -> str:
-    if args not in ("pip", "uv", "versions"):
-        raise ValueError(f"must be one of pip, uv, versions, got '{args}'")
-    return args
+    return parse
 
 
 @dataclass(frozen=True)
@@ -178,7 +175,7 @@ MARKERS = {
             uses=tuple(
                 (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
             ),
-            parse=_badge,
+            parse=_one_of(*sorted(BADGE_KINDS)),
         ),
         MarkerSpec(
             uses=(
@@ -191,7 +188,7 @@ MARKERS = {
                 ("install: uv", "Replaced by the same set-up commands with uv."),
                 ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
             ),
-            parse=_install,
+            parse=_one_of("pip", "uv", "versions"),
         ),
         MarkerSpec(
             uses=(
