@@ -11,14 +11,9 @@ from pathlib import Path
 from typing import Literal
 
 DEFAULT_TIMEOUT = 120.0
-
-
 DEFAULT_MAX_OUTPUT_KB = 100  # a block's printed output, in KB (1024 bytes)
 
-
 ROOT = Path(__file__).resolve().parents[2]  # engine/page/model.py -> the project
-
-
 SNIPPETS = ROOT / "snippets"
 
 Mode = Literal["raises", "warns", "asserts"]  # what a ❌ block declares

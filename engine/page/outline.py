@@ -84,8 +84,7 @@ def _outline(lines: list[str]) -> list[Node]:
         line = lines[i]
         opened = FENCE_OPEN.match(line)
         box = ADMONITION.match(line) or TAB.match(line)
-        placeholder = PLACEHOLDER.match(line)
-        if placeholder:
+        if placeholder := PLACEHOLDER.match(line):
             nodes.append(Node("block", index=int(placeholder["index"])))
             i += 1
         elif box:
@@ -128,19 +127,16 @@ def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        opened = FENCE_OPEN.match(line)
-        if opened:  # a fenced example: copied untouched
+        if opened := FENCE_OPEN.match(line):  # a fenced example: copied untouched
             end = fence_end(lines, i, opened["fence"])
             out += lines[i:end]
             i = end
             continue
         i += 1
-        marker = MARKER_LINE.match(line)
-        if marker:
+        if marker := MARKER_LINE.match(line):
             out.append(on_marker(marker["name"], (marker["args"] or "").strip()))
             continue
-        heading = HEADING_ATTRS.match(line)
-        if heading:
+        if heading := HEADING_ATTRS.match(line):
             line = heading[1]
         line = LINK_ATTRS.sub("", line)
         out.append(LINK.sub(lambda m: link(m["target"]), line))

@@ -166,9 +166,8 @@ def _marker(source: _Source, i: int, match: re.Match, pending: list, directives:
             raise source.error(i, str(error)) from None
         return source.block(i, i, code, rel, 1, indent=source.indent(i), snippet=value)
     else:
-        line = i + 1 + source.offset
-        end = source.starts[i + 1]
-        directives.append(Directive(name, args, line, source.starts[i], end, source.indent(i)))
+        line, start, end = i + 1 + source.offset, source.starts[i], source.starts[i + 1]
+        directives.append(Directive(name, args, line, start, end, source.indent(i)))
     return None
 
 
@@ -224,8 +223,7 @@ def _with_markers(source: _Source, block: Block, pending: list, section: str) ->
 def read_page(page: str, root: Path = ROOT) -> Page:
     """Parse the page at ``root / page`` with line numbers that match the file."""
     text = (root / page).read_text(encoding="utf-8")
-    body, offset = split_front_matter(text)
-    parsed = parse_page(page, body, offset, root)
+    parsed = parse_page(page, *split_front_matter(text), root)
     _, parsed.meta = meta.get_data(text)  # mkdocs' own front-matter reader, the one read
     parsed.description, parsed.learn = (
         str(parsed.meta.get(name) or "").strip() for name in ("description", "learn")

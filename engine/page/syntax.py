@@ -12,14 +12,8 @@ import re
 from collections.abc import Iterator
 
 MARKER_LINE = re.compile(r"^\s*<!--\s*(?P<name>[a-z][a-z0-9-]*)\s*(?::\s*(?P<args>.*?))?\s*-->\s*$")
-
-
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-
-
 PYTHON_WORDS = {"python", "py", "python3", "pycon"}
-
-
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
 
 
@@ -43,8 +37,7 @@ def outside_fences(lines: list[str]) -> Iterator[str]:
     """The lines that are not in a fenced code block (a `## ` line in code is no heading)."""
     i = 0
     while i < len(lines):
-        fence = FENCE_OPEN.match(lines[i].rstrip("\n"))
-        if fence:
+        if fence := FENCE_OPEN.match(lines[i].rstrip("\n")):
             i = fence_end(lines, i, fence["fence"])
             continue
         yield lines[i]
@@ -75,20 +68,10 @@ def line_starts(text: str) -> list[int]:
 ADMONITION = re.compile(
     r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
 )
-
-
 TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
-
-
 PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
-
-
 HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
-
-
 LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
-
-
 LINK = re.compile(r"(?<=\]\()(?P<target>[^)\s]+)(?=\))")
 
 

@@ -20,10 +20,7 @@ from engine.run.imports import project_files
 from engine.run.results import PageResult
 
 log = logging.getLogger("mkdocs.jitdocs")
-
-
 CACHE_DIR = ROOT / policy().cache_dir
-
 
 # Paths from engine/: the code that runs a page (a change runs every page again).
 ENGINE_FILES = (

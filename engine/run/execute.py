@@ -32,22 +32,17 @@ import numpy as np
 from jax import lax
 """
 
-
 TRACEBACK_FRAMES = 4
+TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
+OUTPUT_ADVICE = (
+    "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
+    " if a reader really needs it all"
+)
 
 
 def fence_filename(block: Block) -> str:
     """The name fenced code runs under: ``<example N>``, N its place on the page."""
     return f"<example {block.number}>"
-
-
-TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
-
-
-OUTPUT_ADVICE = (
-    "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
-    " if a reader really needs it all"
-)
 
 
 class BlockTimeout(BaseException):
@@ -200,8 +195,7 @@ def _run_doctest(block: Block, namespace: dict) -> None:
 
 def _flush_jax_effects() -> None:
     """Wait for jax.debug.print and other callbacks so their output lands in this block."""
-    jax = sys.modules.get("jax")
-    if jax is not None:
+    if (jax := sys.modules.get("jax")) is not None:
         jax.effects_barrier()
 
 
@@ -263,13 +257,12 @@ def _failure(
 ) -> PageFailure:
     """The typed failure of ``block``, with the message people read (page line first)."""
     failure = Failure(kind, block.page, block.line, summary=summary.rstrip(":"))
-    message = f"{block.where}: {summary}{advice}"
+    failure.message = f"{block.where}: {summary}{advice}"
     if error is not None:
         shown = _on_page(block, error)
         failure.error_type, failure.error_message = type(error).__name__, first_line(str(shown))
         frames, failure.source = _frames(block, error)
-        message += f" {failure.error_type}: {failure.error_message}\n{frames}"
-    failure.message = message
+        failure.message += f" {failure.error_type}: {failure.error_message}\n{frames}"
     return PageFailure(failure)
 
 

@@ -63,9 +63,8 @@ def _is_ink(color) -> bool:
         r, g, b, a = to_rgba(color)
     except (ValueError, TypeError):
         return False
-    return (
-        a > 0 and max(r, g, b) - min(r, g, b) < 0.05 and (max(r, g, b) < 0.35 or min(r, g, b) > 0.8)
-    )
+    darkest, lightest = min(r, g, b), max(r, g, b)
+    return a > 0 and lightest - darkest < 0.05 and (lightest < 0.35 or darkest > 0.8)
 
 
 def _recolor(fig, ink: str) -> None:
@@ -76,8 +75,7 @@ def _recolor(fig, ink: str) -> None:
         for spine in ax.spines.values():
             spine.set_edgecolor(ink)
         ax.tick_params(colors=ink, which="both")
-        legend = ax.get_legend()
-        if legend is not None:
+        if (legend := ax.get_legend()) is not None:
             legend.get_frame().set_alpha(0)
 
 

@@ -30,13 +30,8 @@ from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
-
-
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-
-
 STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
-
 
 log = logging.getLogger("mkdocs.jitdocs")
 

@@ -227,8 +227,7 @@ def _entry(entry: Entry, here: str, notes: str, status) -> str:
 
 def _folded(case: Case) -> str:
     """The smallest ❌, what it raised, and its ✅, in a closed box."""
-    where = _place(case)
-    title = f"The smallest example, from {where}".replace('"', "'")
+    title = f"The smallest example, from {_place(case)}".replace('"', "'")
     error = strip_ansi(case.outcome.error)
     body = "\n\n".join(
         [

@@ -4,9 +4,9 @@ the ❌ box's headline and its notebook note, the table of markers, where a char
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.page.markers import MARKERS
 from engine.page.model import Expectation, Page
@@ -60,8 +60,7 @@ def view_link(page: Page) -> str:
     """After a page's download link: its notebook view, when it asks for one."""
     if not page.meta.get(VIEW_OPT_IN):
         return ""
-    stem = posixpath.splitext(posixpath.basename(page.path))[0]
-    return f" · [{VIEW_LINK_TEXT}]({stem}/notebook.ipynb){{ .jd-view }}"
+    return f" · [{VIEW_LINK_TEXT}]({Path(page.path).stem}/notebook.ipynb){{ .jd-view }}"
 
 
 def figure_uris(figure: Figure, slug: str) -> tuple[str, str]:

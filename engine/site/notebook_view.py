@@ -87,8 +87,7 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
         if cell["cell_type"] == "markdown" and site:
             cell["source"] = cell["source"].replace(f"]({site}", f"]({up}")
         for output in cell.get("outputs", []):
-            svg = output.get("data", {}).get("image/svg+xml")
-            if svg is not None:
+            if (svg := output.get("data", {}).get("image/svg+xml")) is not None:
                 output["data"] = {"text/html": figures[svg]}
     if "install" in view["cells"][0]["metadata"].get("tags", []):  # the title comes first
         view["cells"][:2] = view["cells"][1::-1]

@@ -228,8 +228,7 @@ def page_to_notebook(
         _code_cell(_setup_source(files or {}), {"tags": ["setup"]}),
         *_render(nodes, page, outcomes, prose),
     ]
-    solutions = list(_appendix(nodes))
-    if solutions:
+    if solutions := list(_appendix(nodes)):
         parts += [
             CELL_BREAK,
             "## Appendix: reference solutions\n\nRunning these cells replaces your own "

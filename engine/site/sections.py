@@ -260,11 +260,10 @@ def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
         if on_wide_screen:
             phone, wide = least_heights(element)
             phone_above, wide_above = phone_above + phone, wide_above + wide
-        element_height = estimated_height(element)
         if tag not in HEADINGS and not holds_heading and below_phone_screen:
             if not run:  # a section is near when its first element is
                 near = on_wide_screen
-            run, height = run + element, height + element_height
+            run, height = run + element, height + estimated_height(element)
         else:
             pieces.append(section(run, height, near) + element)
             run, height = "", 0

@@ -45,8 +45,7 @@ def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
 
 def summary(pages: list[Page], data: dict | None) -> str:
     """The build's one line on the data: current, or what makes it stale."""
-    problems = stale(pages, data)
-    if problems:
+    if problems := stale(pages, data):
         return "jitdocs: compatibility data is STALE, run `nox -s matrix`: " + "; ".join(problems)
     return f"jitdocs: compatibility data: {len(tested(data))} releases, up to date"
 

@@ -294,8 +294,7 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
         for where, before, after in r.changed:
             out += [f"    {where}", f"      pinned: {before}", f"      now:    {after}"]
     out.append("")
-    broken = len(contracts) + len(facts) + len(others)
-    if broken:
+    if contracts or facts or others:
         out.append(
             f"RESULT: {len(contracts)} contract(s) and {len(facts)} fact(s) broke"
             + (f", {len(others)} other failure(s)" if others else "")

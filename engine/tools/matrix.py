@@ -42,8 +42,7 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
     result = {}
     crashed = next((f.summary for f in failures if f.index is None), "")
     for claim in page.claims:
-        first = next((f for f in failures if f.index in claim.blocks), None)
-        if first:
+        if first := next((f for f in failures if f.index in claim.blocks), None):
             result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
             if first.follows:
                 result[claim.id]["after_earlier_failure"] = True

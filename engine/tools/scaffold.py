@@ -91,8 +91,7 @@ def check_free(root: Path, part: str, slug: str) -> None:
                 f"page slug '{slug}' clashes with {other.relative_to(root)}: both would own "
                 f"snippets/{wanted}/ (snippet folders are named by page slug); pick another slug"
             )
-    folder = root / "snippets" / wanted
-    if folder.exists():
+    if (root / "snippets" / wanted).exists():
         raise ScaffoldError(
             f"snippets/{wanted}/ already exists and no page owns it; remove it or pick another slug"
         )
