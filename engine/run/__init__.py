@@ -1,4 +1,1 @@
-"""Layer 2, the run: each page's code in its own process, results cached.
-
-Imports only the page layer.
-"""
+"""Layer 2, the run: each page's code in its own process, results cached. Imports page only."""

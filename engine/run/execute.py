@@ -125,10 +125,8 @@ def leftover_message(where: str, stopped: list[str]) -> str:
 def _run_captured(
     block: Block, namespace: dict, buffer: terminal.CappedOutput
 ) -> tuple[BaseException | None, list[str]]:
-    """Run the code with stdout, stderr and warnings going to ``buffer``.
-
-    Returns what it raised (or None) and the names of the warning categories it emitted.
-    """
+    """Run the code with stdout, stderr and warnings going to ``buffer``; what it raised (or
+    None), and the names of the warning categories it emitted."""
     seen_warnings: list[str] = []
 
     def show_warning(message, category, filename, lineno, file=None, line=None):

@@ -17,9 +17,8 @@ class MissingAltText(ValueError):
 
 
 def collect_figures(block: Block) -> list[Figure]:
-    """Render every open matplotlib figure as light and dark SVG, then close it.
-
-    Raises ``MissingAltText`` for a figure without alt text (its label)."""
+    """Render every open matplotlib figure as light and dark SVG, then close it; a figure
+    without alt text (its label) raises ``MissingAltText``."""
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return []

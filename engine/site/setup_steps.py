@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine.page.model import ROOT
 from engine.run.environment import locked_versions
+from engine.run.imports import project_files
 
 CORE = ("jax", "jaxlib", "numpy")  # every page's code
 # Packages only some pages need, with the words in a page's code (or its bundled files) that
@@ -93,8 +94,6 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
 
 def checker_script(root: Path = ROOT) -> str:
     """``check.py``: the checker, its checks and jitkit in one file a reader can download."""
-    from engine.run.imports import project_files
-
     files = project_files(["from check_solution import checks_for"], root)
     lines = [
         '"""Check an answer to an exercise or a practice-track lesson of "jax.jit, executed".',
