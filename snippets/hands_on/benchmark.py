@@ -39,4 +39,4 @@ tail_speedup = assert_faster(
 )
 print(f"jit speed-up on the elementwise tail alone: {tail_speedup:.1f}x (asserted: at least 2x)")
 # The tail gains far more than the whole function, whose matmul jit cannot shrink.
-claim_ratio("tail speed-up / whole-function speed-up", tail_speedup / whole_gain, at_least=1.5)
+claim_ratio("tail speed-up / whole-function speed-up", tail_speedup / whole_gain, at_least=1.3)
