@@ -89,17 +89,13 @@ ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the projec
 def zensical(session: nox.Session) -> None:
     """Build the same site with Zensical, Material's successor, into .cache/zensical-site/."""
     install(session, "docs", "zensical")
-    build_with_zensical(session, ZENSICAL_SITE)
+    build_with_zensical(session)
 
 
-def build_with_zensical(session: nox.Session, site: str) -> None:
+def build_with_zensical(session: nox.Session) -> None:
     """No hooks there: the Markdown extension runs the pages (from the run cache when warm),
-    then the run step writes the files the site adds (charts, notebooks). Never `--clean`: it
-    deletes all of .cache/, the run cache included."""
-    env = {"JITDOCS_BUILD_DIR": site} | repo_url()
-    session.run("python", "-m", "engine.site.run_step", "before")
-    session.run("python", "-m", "zensical", "build", "--strict", env=env)
-    session.run("python", "-m", "engine.site.run_step", site, env=env)
+    then the run step writes the files the site adds (engine/site/run_step.py)."""
+    session.run("python", "-m", "engine.site.run_step", ZENSICAL_SITE, env=repo_url())
 
 
 @nox.session(python=PYTHON)
@@ -193,7 +189,7 @@ def tests(session: nox.Session) -> None:
         env[RUN_RECORD_VARIABLE] = str(run_record)
         session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
         env["JITDOCS_SITE_DIR"] = str(site)
-        build_with_zensical(session, ZENSICAL_SITE)  # from the run cache the build just filled
+        build_with_zensical(session)  # from the run cache the build just filled
         env["JITDOCS_ZENSICAL_SITE_DIR"] = str(ROOT / ZENSICAL_SITE)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")

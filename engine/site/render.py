@@ -13,6 +13,7 @@ import posixpath
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from nbconvert.filters import strip_ansi
@@ -51,9 +52,16 @@ class Site:
     def page_of(self, text: str) -> str | None:
         """The page whose body ``text`` is (builders strip the front matter, and some the
         blank lines around it); None for Markdown that is no page of the site."""
-        wanted = text.strip()
-        found = [path for path, page in self.pages.items() if page.text.strip() == wanted]
-        return found[0] if len(found) == 1 else None
+        return self._by_text.get(text.strip())
+
+    @cached_property
+    def _by_text(self) -> dict[str, str | None]:
+        """Each page by its body, read once the run step is done; two pages alike are None."""
+        found: dict[str, str | None] = {}
+        for path, page in self.pages.items():
+            body = page.text.strip()
+            found[body] = None if body in found else path
+        return found
 
     def environment(self) -> dict:
         """Where this build ran its pages (the cache key holds the versions, so they agree)."""
@@ -98,7 +106,7 @@ def render_download_link(site: Site, page: Page) -> str:
     """The notebook's download link, on the line after the page's H1."""
     if page.path not in site.notebooks:
         return ""
-    here = posixpath.dirname(src_uri(page)) or "."
+    here = posixpath.dirname(src_uri(page.path)) or "."
     uri = notebook_uri(page.path)
     name = posixpath.basename(uri)
     setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
@@ -111,8 +119,9 @@ def render_download_link(site: Site, page: Page) -> str:
     )
 
 
-def src_uri(page: Page) -> str:
-    return page.path.removeprefix("docs/")
+def src_uri(page_path: str) -> str:
+    """``docs/course/loops.md`` -> ``course/loops.md``, the page's path in the site's sources."""
+    return page_path.removeprefix("docs/")
 
 
 def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:
@@ -185,7 +194,7 @@ def render_code(block: Block) -> str:
 
 
 def render_figure(alt: str, uris: tuple[str, str], page_path: str, size=None) -> str:
-    here = posixpath.dirname(page_path.removeprefix("docs/"))
+    here = posixpath.dirname(src_uri(page_path))
     alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
     # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);

@@ -1,13 +1,14 @@
 """The run step: parse and run every page once, and make the files the site adds (charts,
 notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts; under a
-builder without hooks (Zensical) the Markdown extension calls ``standalone`` on its first page,
-and ``python -m engine.site.run_step SITE_DIR`` writes the added files after the build.
+builder without hooks (Zensical) the Markdown extension calls ``standalone`` on its first page;
+``python -m engine.site.run_step SITE_DIR`` builds with Zensical and writes the added files.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -122,17 +123,22 @@ def write_files(site: Site, site_dir: Path) -> None:
         target.write_text(content, encoding="utf-8")
 
 
-def forget_zensical_pages(root: Path) -> None:
-    """Zensical keeps each rendered page in .cache/ by its text alone; outputs also depend on
-    snippets, JAX and the engine, so each build renders every page again (the run cache keeps
-    it quick). Its entries are the files there; the folders are ours."""
+def build_with_zensical(root: Path, site_dir: str) -> int:
+    """``zensical build --strict`` of the project at ``root`` into ``site_dir``, then the files the
+    site adds (it has no hook to add them; the pages come from the run cache the build filled).
+    Zensical keeps each rendered page in .cache/ by its text alone, while outputs also depend on
+    snippets, JAX and the engine: its entries (the files there; the folders are ours) go first.
+    Never ``--clean``: it deletes all of .cache/, the run cache included."""
     for entry in (root / ".cache").glob("*"):
         if entry.is_file() and entry.name.isdigit():
             entry.unlink()
+    env = os.environ | {"JITDOCS_BUILD_DIR": site_dir}
+    command = [sys.executable, "-m", "zensical", "build", "--strict"]
+    built = subprocess.run(command, cwd=root, env=env, check=False).returncode
+    if built == 0:
+        write_files(standalone(root), root / site_dir)
+    return built
 
 
-if __name__ == "__main__":  # `before` a Zensical build, or after it with the site's folder
-    if sys.argv[1:] == ["before"]:
-        forget_zensical_pages(Path.cwd())
-    else:  # the files the site adds, from the run cache
-        write_files(standalone(Path.cwd()), Path(sys.argv[1]))
+if __name__ == "__main__":  # python -m engine.site.run_step SITE_DIR: the Zensical build
+    sys.exit(build_with_zensical(Path.cwd(), sys.argv[1]))

@@ -22,17 +22,13 @@ from engine.site.notebook_view import view_uri
 ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
 
 
-def build_with_zensical(site: str = ZENSICAL_SITE) -> Path:
-    """What `nox -s zensical` runs: its page cache forgotten, `zensical build --strict`, then the
-    files the site adds (charts, notebooks), from the run cache the MkDocs build filled."""
-    env = os.environ | {"JITDOCS_BUILD_DIR": site}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    steps = [["engine.site.run_step", "before"], ["zensical", "build", "--strict"]]
-    for step in [*steps, ["engine.site.run_step", site]]:
-        command = [sys.executable, "-m", *step]
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        assert done.returncode == 0, f"{command}:\n{done.stdout}{done.stderr}"
-    return ROOT / site
+def build_with_zensical() -> Path:
+    """What `nox -s zensical` runs, from the run cache the MkDocs build filled."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    command = [sys.executable, "-m", "engine.site.run_step", ZENSICAL_SITE]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, f"{command}:\n{done.stdout}{done.stderr}"
+    return ROOT / ZENSICAL_SITE
 
 
 @pytest.fixture(scope="session")
