@@ -175,11 +175,29 @@ def test_without_git_the_tree_is_every_file_outside_the_folders_a_build_makes(pr
 def test_with_git_the_tree_is_what_git_tracks_and_new_files_it_does_not_ignore(project):
     (project / ".gitignore").write_text("/built/\n")
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
-    subprocess.run(["git", "add", "README.md", ".gitignore"], cwd=project, check=True)
+    subprocess.run(["git", "add", "README.md", ".gitignore", "docs"], cwd=project, check=True)
     (project / "built").mkdir()
     (project / "built" / "out.html").write_text("x")
     tree = Tree(project)
-    assert sorted(tree.files) == [".gitignore", "README.md", "docs/page.md"]  # page.md: untracked
+    assert sorted(tree.files) == [".gitignore", "README.md", "docs/page.md"]
+    (project / "built" / "out.html").write_text("y")  # ignored: a build folder
+    (project / "notes.txt").write_text("new")  # made while the page ran: the page's doing
+    (project / "README.md").write_text("changed")
+    assert tree.changes() == {"README.md": "changed", "notes.txt": "added"}
+
+
+@pytest.mark.unit
+def test_untracked_files_that_were_there_before_the_build_are_the_users_and_not_watched(project):
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "README.md"], cwd=project, check=True)
+    (project / "build.log").write_text("")  # `nox -s docs > build.log` makes it first
+    tree = Tree(project)
+    assert sorted(tree.files) == ["README.md"]  # docs/page.md and build.log: untracked already
+    (project / "build.log").write_text("jitdocs: running 33 pages\n")
+    (project / "docs" / "page.md").write_text("# Saved in an editor during the build\n")
+    assert tree.changes() == {}
+    (project / "README.md").write_text("changed")
+    assert tree.changes() == {"README.md": "changed"}
 
 
 # ---------------------------------------------------------------- the short temporary root

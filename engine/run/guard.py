@@ -10,7 +10,8 @@ Two layers, because neither alone is enough (docs/about/conventions.md argues th
   ``tempfile.gettempdir()`` and bytecode in ``__pycache__`` stay allowed.
 - ``Tree``: what the hook cannot see (a process the page starts, such as a shell's ``>>``; C
   code writing on its own) is found by comparing the project's files (those git tracks, and new
-  ones it does not ignore) before and after each page. The old bytes of a changed file are
+  ones it does not ignore) before and after each page; untracked files that were there before
+  the build (the user's build log, an editor's swap file) are the user's, and not watched. The old bytes of a changed file are
   saved, and the failure says how to put them back.
 """
 
@@ -148,19 +149,26 @@ class Tree:
 
     def __init__(self, project: Path = ROOT) -> None:
         self.project = project
+        # The user's own untracked files (a build log the build's output is redirected into, an
+        # editor's swap file) may change during the build; only new ones are the pages' doing.
+        self.theirs = set(self._git("--others", "--exclude-standard") or ())
         self.files = {name: self._read(name) for name in self._names()}
 
-    def _names(self) -> list[str]:
-        """What git tracks, and new files it does not ignore; without git, every file outside
-        the folders a build makes."""
+    def _git(self, *selection: str) -> list[str] | None:
         listed = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=self.project,
-            capture_output=True,
+            ["git", "ls-files", "-z", *selection], cwd=self.project, capture_output=True
         )
-        if listed.returncode == 0:
-            return sorted({os.fsdecode(n) for n in listed.stdout.split(b"\0") if n})
-        return sorted(_walk(self.project))
+        if listed.returncode != 0:
+            return None
+        return [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
+
+    def _names(self) -> list[str]:
+        """What git tracks, and new files it does not ignore but the user's own; without git,
+        every file outside the folders a build makes."""
+        listed = self._git("--cached", "--others", "--exclude-standard")
+        if listed is None:
+            return sorted(_walk(self.project))
+        return sorted(set(listed) - self.theirs)
 
     def _read(self, name: str) -> bytes | None:
         try:
