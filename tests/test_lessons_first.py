@@ -1,5 +1,5 @@
-"""Lessons first (issue #39): on every course and track page, the code a reader sees is code they
-would type in their own project. Asserts sit in folded checks (at most 5% of the visible lines
+"""Lessons first (issue #39): on every course, beyond-the-basics and track page, the code a reader
+sees is code they would type in their own project. Asserts sit in folded checks (at most 5% of the visible lines
 are ``assert``), and no visible line reaches into JAX's private API. Visible: not a folded check,
 not a ``collapse-code`` snippet, not inside a collapsed ``???`` box (a solution, a detail)."""
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
-    for part in ("course", "track")
+    for part in ("course", "beyond", "track")
     for p in (ROOT / "docs" / part).glob("*.md")
     if p.name != "index.md"
 )

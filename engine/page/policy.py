@@ -17,13 +17,13 @@ from engine.page.model import ROOT
 
 @dataclass(frozen=True)
 class Policy:
-    notebook_pages: tuple[str, ...] = ("docs/course/", "docs/practice/exercises.md")
-    noted_pages: tuple[str, ...] = ("docs/course/", "docs/track/")  # a compatibility line
-    badged_pages: tuple[str, ...] = ("docs/course/",)  # each H2: must-read or optional (a badge)
+    notebook_pages: tuple[str, ...] = ("docs/course/", "docs/beyond/", "docs/practice/exercises.md")
+    noted_pages: tuple[str, ...] = ("docs/course/", "docs/beyond/", "docs/track/")  # compatibility
+    badged_pages: tuple[str, ...] = ("docs/course/", "docs/beyond/")  # each H2 must-read or extra
     exercise_pages: tuple[str, ...] = ("docs/practice/exercises.md",)  # an exercise per H2
     quiz_pages: tuple[str, ...] = ("docs/practice/quiz.md",)  # a question per H2
     lesson_pages: tuple[str, ...] = ("docs/track/",)  # a lesson per page
-    course_section: str = "Course"  # the nav section the home page's course table lists
+    course_sections: tuple[str, ...] = ("Course", "Beyond the basics")  # the nav's chapters
     cache_dir: str = ".cache/jitdocs"  # each page's outputs, by cache key
     view_dir: str = ".cache/notebook-view"  # the notebooks mkdocs-jupyter renders as views
     drift_cache_dir: str = ".cache/drift"  # outputs under another JAX (nox -s drift, matrix)

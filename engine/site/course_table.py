@@ -1,4 +1,5 @@
-"""The home page's course table: one row per Course page, in the nav's reading order."""
+"""The home page's course table: one row per chapter (the nav's Course and Beyond the basics
+sections, `course-sections` in the policy), in the nav's reading order."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from engine.page.policy import policy
 
 
 def course_nav(nav: list) -> list[tuple[str, str]]:
-    """The (title, docs path) of each page in the nav's Course section, in reading order."""
-    name = policy().course_section
-    section = next((item[name] for item in nav if isinstance(item, dict) and name in item), [])
-    return [(title, f"docs/{uri}") for entry in section for title, uri in entry.items()]
+    """The (title, docs path) of each page in the nav's chapter sections, in reading order."""
+    names = policy().course_sections
+    sections = [item[name] for item in nav if isinstance(item, dict) for name in item if name in names]
+    return [(title, f"docs/{uri}") for part in sections for entry in part for title, uri in entry.items()]
 
 
 def render(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str) -> str:
