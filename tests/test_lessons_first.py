@@ -1,7 +1,7 @@
 """Lessons first (issue #39): on every course, beyond-the-basics and track page, the code a reader
-sees is code they would type in their own project. Asserts sit in folded checks (at most 5% of the visible lines
-are ``assert``), and no visible line reaches into JAX's private API. Visible: not a folded check,
-not a ``collapse-code`` snippet, not inside a collapsed ``???`` box (a solution, a detail)."""
+sees is code they would type in their own project. Asserts sit in folded checks (at most 5% of
+the visible lines are ``assert``), and no visible line reaches into JAX's private API. Visible:
+not a folded check, not a ``collapse-code`` snippet, not inside a collapsed ``???`` box."""
 
 from __future__ import annotations
 

@@ -45,7 +45,9 @@ CELL_TIMEOUT = 600  # seconds; the slowest blocks on the site take well under a 
 @pytest.mark.unit
 def test_chapter_pages_and_the_workbook_get_notebooks():
     chapters = {
-        p.relative_to(ROOT).as_posix() for part in ("course", "beyond") for p in (ROOT / "docs" / part).glob("*.md")
+        p.relative_to(ROOT).as_posix()
+        for part in ("course", "beyond")
+        for p in (ROOT / "docs" / part).glob("*.md")
     }
     assert chapters <= set(PAGES)
     assert "docs/practice/exercises.md" in PAGES

@@ -11,8 +11,8 @@ Two layers, because neither alone is enough (docs/about/conventions.md argues th
 - ``Tree``: what the hook cannot see (a process the page starts, such as a shell's ``>>``; C
   code writing on its own) is found by comparing the project's files (those git tracks, and new
   ones it does not ignore) before and after each page; untracked files that were there before
-  the build (the user's build log, an editor's swap file) are the user's, and not watched. The old bytes of a changed file are
-  saved, and the failure says how to put them back.
+  the build (the user's build log, an editor's swap file) are the user's, and not watched. The
+  old bytes of a changed file are saved, and the failure says how to put them back.
 """
 
 from __future__ import annotations

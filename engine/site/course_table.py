@@ -12,8 +12,10 @@ from engine.page.policy import policy
 def course_nav(nav: list) -> list[tuple[str, str]]:
     """The (title, docs path) of each page in the nav's chapter sections, in reading order."""
     names = policy().course_sections
-    sections = [item[name] for item in nav if isinstance(item, dict) for name in item if name in names]
-    return [(title, f"docs/{uri}") for part in sections for entry in part for title, uri in entry.items()]
+    parts = [item[name] for item in nav if isinstance(item, dict) for name in item if name in names]
+    return [
+        (title, f"docs/{uri}") for part in parts for entry in part for title, uri in entry.items()
+    ]
 
 
 def render(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str) -> str:

@@ -42,7 +42,9 @@ def page_url(page_path: str) -> str:
 
 def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_them(site_dir):
     chapters = {
-        p.relative_to(ROOT).as_posix() for part in ("course", "beyond") for p in (ROOT / "docs" / part).glob("*.md")
+        p.relative_to(ROOT).as_posix()
+        for part in ("course", "beyond")
+        for p in (ROOT / "docs" / part).glob("*.md")
     }
     assert {"docs/practice/exercises.md", *chapters} <= set(VIEWS)
     assert {view_url(p) for p in VIEWS} <= set(page_urls(site_dir))
