@@ -25,6 +25,10 @@ EXERCISES = [
     "training_loop",
     "model_class",
     "aot_signature",
+    "positive_summary",
+    "host_lookup",
+    "shrink_the_trace",
+    "stable_logsumexp",
 ]
 SOLUTIONS = ROOT / "snippets" / "exercises"
 WRONG = ROOT / "tests" / "solutions"
