@@ -113,6 +113,25 @@ def test_a_block_that_waits_for_its_processes_leaves_nothing_to_report(tmp_path,
 
 
 @needs_proc
+def test_a_process_caught_exiting_is_not_reported_and_a_running_one_is(tmp_path):
+    """A process seen with no command line is in its last moment (the kernel has dropped its
+    memory): stop_all does not report it as a leftover. A zombie is in that state for good."""
+    from engine.run import terminal
+
+    exiting = subprocess.Popen(["true"])
+    running = subprocess.Popen(["sleep", "600"])
+    (tmp_path / "sleep.pid").write_text(str(running.pid))
+    assert gone(exiting.pid)  # a zombie: ended, not yet waited for
+    assert terminal.command_line(exiting.pid) == ""
+    rounds = iter([{exiting.pid}])
+    assert terminal.stop_all(lambda: next(rounds, set())) == []
+    rounds = iter([{running.pid}])
+    assert terminal.stop_all(lambda: next(rounds, set())) == [f"sleep 600 (pid {running.pid})"]
+    assert gone(running.pid)
+    exiting.wait(), running.wait()
+
+
+@needs_proc
 def test_a_daemon_that_forks_twice_and_leaves_the_session_is_stopped_too(tmp_path):
     pid_file = tmp_path / "daemon.pid"
     code = f"""

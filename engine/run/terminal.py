@@ -154,31 +154,32 @@ def children() -> set[int]:  # this process's children, zombies included
     return {pid for pid, (parent, _, _) in _table().items() if parent == os.getpid()}
 
 
-def describe(pid: int) -> str:
+def command_line(pid: int) -> str:
+    """Empty for a process that is exiting: the kernel drops its command line first."""
     try:
         words = (PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
-        command = " ".join(" ".join(w.decode(errors="replace").split()) for w in words if w)
     except OSError:
-        command = ""
-    return f"{command[:60] or '?'} (pid {pid})"
+        return ""
+    return " ".join(" ".join(w.decode(errors="replace").split()) for w in words if w)
 
 
 def stop_all(find, rounds: int = 5) -> list[str]:
     """SIGKILL what ``find()`` returns until it returns nothing (a process may start another
-    meanwhile); the stopped processes, described."""
+    meanwhile); the stopped processes, described. One caught already exiting (no command line
+    left: an orphaned grandchild's last moment, say) is killed too but not reported."""
     stopped: dict[int, str] = {}
     for _ in range(rounds):
         left = find()
         if not left:
             break
-        stopped.update({pid: describe(pid) for pid in left if pid not in stopped})
+        stopped.update({pid: command_line(pid) for pid in left if pid not in stopped})
         for pid in left:
             with contextlib.suppress(OSError):  # already gone
                 os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 1.0
         while left & find() and time.monotonic() < deadline:
             time.sleep(0.005)  # a killed process takes a moment to end
-    return [stopped[pid] for pid in sorted(stopped)]
+    return [f"{stopped[pid][:60]} (pid {pid})" for pid in sorted(stopped) if stopped[pid]]
 
 
 def kill_group(group: int) -> None:
