@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CONFIG, build_one_page
+from tests.helpers import CONFIG, build_one_page, mkdocs_build
 
 
 def test_compile_log_reaches_the_page_escaped(tmp_path):
@@ -106,3 +106,36 @@ def test_each_page_is_read_and_parsed_once_per_build(tmp_path, monkeypatch):
     html = (tmp_path / "site" / "course" / "ch" / "index.html").read_text()
     assert "Download this page as a Jupyter notebook" in html and "<code>4" in html
     assert '<meta name="description" content="One block.">' in html  # the one parse reached it
+
+
+def _garble(path: Path) -> str:
+    """Damage a kept file as an interrupted copy or a full disk would; what the build then says."""
+    data = path.read_bytes()
+    if path.parent.name == "templates":  # Jinja's format: its magic, then a pickled checksum
+        from jinja2.bccache import bc_magic
+
+        path.write_bytes(bc_magic + b"\x00not a pickle")
+        return "discarded the corrupt kept file"
+    path.write_bytes(data[: len(data) // 2] + b"\xff")  # truncated, and no longer UTF-8
+    return f"discarded the corrupt kept file {path}"
+
+
+def test_a_corrupt_kept_file_is_discarded_and_the_next_build_recovers(tmp_path):
+    """Each kind of file a build keeps under .cache, damaged in turn: the next strict build
+    passes, makes the same page, and says in one line which file it discarded."""
+    page = '# Demo\n\n```python\nprint("\\x1b[31mred\\x1b[0m", sum(range(4)))\n```\n'
+    done, html = build_one_page(tmp_path, page)
+    assert done.returncode == 0, done.stderr
+    shown = html.read_text()
+    cache = tmp_path / ".cache" / "jitdocs"
+    kinds = sorted(cache.glob("*.json")) + sorted((cache / "templates").iterdir())[:1]
+    names = {path.name for path in kinds}
+    assert {"coloured-outputs.json", "sections.json", "search-entries.json"} <= names
+    assert {"highlighted-code.json", "docs__index.md.json"} <= names and len(kinds) >= 6
+    for path in kinds:
+        said = _garble(path)
+        done = mkdocs_build(tmp_path)
+        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+        notes = [line for line in done.stderr.splitlines() if said in line]
+        assert len(notes) == 1, f"{path.name}: {done.stderr}"
+        assert html.read_text() == shown, path.name

@@ -383,7 +383,7 @@ def test_recovered_corrupt_cache_entry_does_not_warn(tmp_path, caplog):
     with caplog.at_level("DEBUG", logger="mkdocs.jitdocs"):
         results = execute_pages([demo], cache_dir=tmp_path, report=lambda line: None)
     assert results[demo.path].outcomes[0].output == "hello\n"
-    notes = [r for r in caplog.records if "corrupt cache entry" in r.getMessage()]
+    notes = [r for r in caplog.records if "discarded the corrupt kept file" in r.getMessage()]
     assert notes and all(r.levelno < logging.WARNING for r in notes)
 
 

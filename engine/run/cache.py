@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
 from engine.page.policy import policy
-from engine.run.files import write_if_changed
+from engine.run.files import discard, read_kept, write_if_changed
 from engine.run.imports import project_files
 from engine.run.results import PageResult
 
-log = logging.getLogger("mkdocs.jitdocs")
 CACHE_DIR = ROOT / policy().cache_dir
 
 # Paths from engine/: the code that runs a page (a change runs every page again).
@@ -61,20 +59,15 @@ def entry_path(page: Page, cache_dir: Path) -> Path:
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:
-    """The stored result for ``key``, or None; a corrupt entry is reported and ignored."""
+    """The stored result for ``key``, or None; a corrupt entry is discarded (files.read_kept)."""
     path = entry_path(page, cache_dir)
-    if not path.is_file():
+    entry = read_kept(path, lambda entry: entry.get("checksum") == _digest(entry.get("result")))
+    if entry.get("key") != key:
         return None
     try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-        if entry["key"] != key:
-            return None
-        if entry["checksum"] != _digest(entry["result"]):
-            raise ValueError("checksum mismatch")
         result = PageResult.from_dict(entry["result"])
     except (ValueError, KeyError, TypeError) as error:
-        # INFO, not WARNING: the page simply runs again, and --strict fails on any warning.
-        log.info("jitdocs: corrupt cache entry %s (%s); executing %s again", path, error, page.path)
+        discard(path, f"{type(error).__name__}: {error}")
         return None
     result.cached = True
     return result

@@ -24,7 +24,7 @@ import pymdownx.highlight
 from jinja2 import FileSystemBytecodeCache
 
 from engine.run.environment import installed_distributions
-from engine.run.files import write_if_changed
+from engine.run.files import discard, read_kept, write_if_changed
 from engine.site import sections
 
 COLOURS = "coloured-outputs.json"  # in the page cache's folder
@@ -41,15 +41,18 @@ def converter_key(module: Path) -> str:
     return hashlib.sha256(module.read_bytes() + b"\0" + installed_distributions()).hexdigest()
 
 
+def _kept_conversions(stored: dict) -> bool:
+    made = stored.get("made")
+    return isinstance(made, dict) and all(isinstance(v, str) for v in made.values())
+
+
 class Kept:
     """``convert``'s results, stored in ``path`` (none: not kept) and read from it unless
     ``fresh``. ``conversions`` counts the inputs this build converted."""
 
     def __init__(self, convert: Callable[[str], str], key: str, path=None, fresh=False) -> None:
         self.convert, self.key, self.path = convert, key, path
-        stored = {}
-        if path and path.is_file() and not fresh:
-            stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = read_kept(path, _kept_conversions) if path and not fresh else {}
         self.known: dict[str, str] = stored.get("made", {}) if stored.get("key") == key else {}
         self.used: dict[str, str] = {}  # what this build used: the next one keeps only that
         self.conversions = 0
@@ -162,6 +165,18 @@ def keep_highlighted_code(cache_dir: Path | None = None, fresh: bool = False) ->
     return kept
 
 
+class CheckedBytecodeCache(FileSystemBytecodeCache):
+    """Jinja's own cache, but a truncated or garbled file is discarded and compiled again:
+    Jinja checks the format and the template's checksum, but unpickles that checksum unguarded."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception as error:  # unpickling garbage raises many kinds
+            bucket.reset()
+            discard(Path(self._get_cache_filename(bucket)), type(error).__name__)
+
+
 class StoringBytecodeCache(FileSystemBytecodeCache):
     """Stores what Jinja compiles, and reads nothing back (a fresh build)."""
 
@@ -187,7 +202,7 @@ class Conversions:
         if self.cache_dir:
             folder = self.cache_dir / TEMPLATES
             folder.mkdir(parents=True, exist_ok=True)
-            cache = StoringBytecodeCache if self.fresh else FileSystemBytecodeCache
+            cache = StoringBytecodeCache if self.fresh else CheckedBytecodeCache
             env.bytecode_cache = cache(str(folder))
         return env
 

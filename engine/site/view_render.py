@@ -18,7 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.toc import get_toc
 
 from engine.run.environment import installed_distributions
-from engine.run.files import write_if_changed
+from engine.run.files import read_kept, write_if_changed
 from engine.site.kept import toc_tokens
 from engine.site.notebook_view import is_view
 
@@ -90,7 +90,7 @@ class ViewRenderer:
         source = Path(page.file.abs_src_path)
         key = render_key(source.read_bytes(), config["theme"].name)
         stored = source.with_suffix(".html.json")
-        render = json.loads(stored.read_text(encoding="utf-8")) if stored.is_file() else {}
+        render = read_kept(stored, _complete)
         if render.get("key") == key:
             self.renders[page.file.src_uri] = render
             page.render = _stored_render(render).__get__(page)
@@ -124,6 +124,10 @@ class ViewRenderer:
             write_if_changed(stored, json.dumps(render, ensure_ascii=False))
 
         return storing_render
+
+
+def _complete(render: dict) -> bool:
+    return {"key", "content", "toc", "title"} <= render.keys()
 
 
 def _stored_render(render: dict):
