@@ -121,6 +121,9 @@ def test_a_process_caught_exiting_is_not_reported_and_a_running_one_is(tmp_path)
     exiting = subprocess.Popen(["true"])
     running = subprocess.Popen(["sleep", "600"])
     (tmp_path / "sleep.pid").write_text(str(running.pid))
+    deadline = time.monotonic() + 5.0  # until `sleep` has replaced the forked Python (exec)
+    while terminal.command_line(running.pid) != "sleep 600" and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert gone(exiting.pid)  # a zombie: ended, not yet waited for
     assert terminal.command_line(exiting.pid) == ""
     rounds = iter([{exiting.pid}])
