@@ -26,7 +26,7 @@ def write_if_changed(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def read_kept(path: Path, valid: Callable[[dict], bool] = lambda data: True) -> dict:
+def read_kept(path: Path, valid: Callable[[dict], bool]) -> dict:
     """The JSON object an earlier build kept in ``path``, or {} if there is none. A corrupt one
     (unreadable, not JSON, or not what ``valid`` accepts) is reported in one line and removed, and
     this build makes it again. INFO, not WARNING: --strict fails on any warning."""

@@ -165,23 +165,22 @@ def keep_highlighted_code(cache_dir: Path | None = None, fresh: bool = False) ->
     return kept
 
 
-class CheckedBytecodeCache(FileSystemBytecodeCache):
-    """Jinja's own cache, but a truncated or garbled file is discarded and compiled again:
-    Jinja checks the format and the template's checksum, but unpickles that checksum unguarded."""
+class KeptBytecodeCache(FileSystemBytecodeCache):
+    """Jinja's own cache, reading nothing back on a fresh build (it only stores), and discarding
+    a truncated or garbled file: Jinja checks the format, but unpickles the checksum unguarded."""
+
+    def __init__(self, folder: str, fresh: bool) -> None:
+        super().__init__(folder)
+        self.fresh = fresh
 
     def load_bytecode(self, bucket) -> None:
+        if self.fresh:
+            return
         try:
             super().load_bytecode(bucket)
         except Exception as error:  # unpickling garbage raises many kinds
             bucket.reset()
             discard(Path(self._get_cache_filename(bucket)), type(error).__name__)
-
-
-class StoringBytecodeCache(FileSystemBytecodeCache):
-    """Stores what Jinja compiles, and reads nothing back (a fresh build)."""
-
-    def load_bytecode(self, bucket) -> None:
-        return None
 
 
 class Conversions:
@@ -202,8 +201,7 @@ class Conversions:
         if self.cache_dir:
             folder = self.cache_dir / TEMPLATES
             folder.mkdir(parents=True, exist_ok=True)
-            cache = StoringBytecodeCache if self.fresh else CheckedBytecodeCache
-            env.bytecode_cache = cache(str(folder))
+            env.bytecode_cache = KeptBytecodeCache(str(folder), self.fresh)
         return env
 
     def save(self) -> None:
