@@ -274,19 +274,25 @@ def test_page_note_says_which_claims_hold_where(demo_data):
 
 @pytest.mark.unit
 def test_the_badge_under_the_title_is_one_short_line_that_opens_to_the_details(demo_data):
+    """The badge speaks of the pinned JAX; how older releases differ is a separate, quieter note."""
     demo, data = demo_data
-    span = f"JAX 0.11.2{version_notes.DASH}{PINNED}"
     target = "../reference/version-notes.md#notes-course-demo"
     badge = version_notes.page_badge(demo, data, demo.path)
     whole = "1 of the 2 claims on this page holds on the 2 JAX releases tested"
-    assert badge.startswith(f'[⚠ 1 of 2 claims hold on {span}]({target} "{whole}')
-    assert badge.endswith('; 1 broken on 0.11.2."){ .jd-compat }')
+    assert badge.startswith(f'[✓ All 2 claims hold on the pinned JAX {PINNED}]({target} "{whole}')
+    older = f"[Older JAX: 1 claim differs on 0.11.2]({target}){{ .jd-compat .jd-compat--older }}"
+    assert badge.endswith('; 1 broken on 0.11.2."){ .jd-compat } ' + older)
     data["releases"][1]["verdicts"] = data["releases"][2]["verdicts"]
-    assert version_notes.page_badge(demo, data, demo.path).startswith(
-        f"[✓ All 2 claims hold on {span}]({target} "
-    )
+    assert version_notes.page_badge(demo, data, demo.path).endswith("){ .jd-compat }")
     data["releases"][1]["other"] = ["docs/course/demo.md:9: AssertionError at `assert x`"]
-    assert version_notes.page_badge(demo, data, demo.path).startswith("[⚠ 2 of 2 claims hold")
+    assert "[Older JAX: a check differs on 0.11.2]" in version_notes.page_badge(
+        demo, data, demo.path
+    )
+    broken = {"verdict": "broken", "where": "", "error": ""}
+    data["releases"][2]["verdicts"] = {**data["releases"][2]["verdicts"], demo.claims[0].id: broken}
+    assert version_notes.page_badge(demo, data, demo.path).startswith(
+        f"[⚠ 1 of 2 claims hold on the pinned JAX {PINNED}]"
+    )
     notes = version_notes.render({demo.path: demo}, data, {}, version_notes.NOTES_PAGE)
     assert '<a id="notes-course-demo"></a>' in notes  # where the badge lands
 

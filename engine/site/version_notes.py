@@ -186,25 +186,41 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
 
 
 def page_badge(page: Page, data: dict | None, here: str) -> str:
-    """One short line under the title: how many claims hold on which releases, a link to the
-    page's table in the version notes, and the whole sentence (``page_note``) as its tooltip."""
+    """One short line under the title: how many claims hold on the pinned JAX, then, quieter,
+    how older releases differ; both link to the page's table in the version notes, with the
+    whole sentence (``page_note``) as the tooltip."""
     note = page_note(page, data, here)
     if not note:
         return ""
     releases = tested(data)
+    pinned = next((r for r in releases if r["jax"] == locked_versions()["jax"]), releases[-1])
     ids = [claim.id for claim in page.claims]
-    held = sum(not not_holding(data, [claim_id]) for claim_id in ids)
-    span = f"JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
+    held = sum(not not_holding({**data, "releases": [pinned]}, [claim_id]) for claim_id in ids)
+    on = f"on the pinned JAX {pinned['jax']}"
     if not ids:
-        text = "⚠ a check fails on another JAX release"
-    elif held == len(ids) and not failing_checks(page, data)[0]:
-        claim = "The claim holds" if held == 1 else f"All {held} claims hold"
-        text = f"✓ {claim} on {span}"
+        text = f"✓ No claims; every check passes {on}"
+    elif held == len(ids):
+        text = "✓ " + ("The claim holds" if held == 1 else f"All {held} claims hold") + f" {on}"
     else:
-        text = f"⚠ {held} of {len(ids)} claims hold on {span}"
+        text = f"⚠ {held} of {len(ids)} claims hold {on}"
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here)) + "#" + notes_anchor(page.path)
     plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", note).replace('"', "'")
-    return f'[{text}]({link} "{plain}"){{ .jd-compat }}'
+    older = _older_note([r for r in releases if r is not pinned], page, data, ids)
+    quiet = f" [{older}]({link}){{ .jd-compat .jd-compat--older }}" if older else ""
+    return f'[{text}]({link} "{plain}"){{ .jd-compat }}{quiet}'
+
+
+def _older_note(older: list[dict], page: Page, data: dict, ids: list[str]) -> str:
+    """``Older JAX: 1 claim differs on 0.11.2``; "" when the older releases agree."""
+    failing = failing_checks(page, {**data, "releases": older})[1]
+    differ = [r["jax"] for r in older if not_holding({**data, "releases": [r]}, ids)]
+    differ += [jax for jax in failing if jax not in differ]
+    if not differ:
+        return ""
+    count = sum(bool(not_holding({**data, "releases": older}, [claim_id])) for claim_id in ids)
+    what = f"{count} claim{'s' if count != 1 else ''}" if count else "a check"
+    verb = "differ" if count > 1 else "differs"
+    return f"Older JAX: {what} {verb} on {_and(differ)}"
 
 
 def notes_anchor(path: str) -> str:
