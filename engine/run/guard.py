@@ -226,6 +226,10 @@ class ProjectWatch:
             self._suspects = [path for path in suspects if path in self._running]
         return self.failure(changes, suspects) if changes else None
 
+    def rebase(self) -> None:
+        """Take the project as it is now as the state to compare with (after a user's save)."""
+        self.tree = Tree(self.tree.project)
+
     def failure(self, changes: dict[str, str], suspects: list[str]) -> Failure:
         undo = self.tree.save_originals(changes, self.backup)
         files = ", ".join(f"{name} ({how})" for name, how in changes.items())

@@ -178,6 +178,7 @@ def execute_pages(
     workers: int | None = None,
     record_to: Path | None = None,
     project: Path = ROOT,
+    preview: bool = False,
 ) -> dict[str, PageResult]:
     """Run (or load from the cache) every page, printing one progress line per page.
 
@@ -189,9 +190,12 @@ def execute_pages(
     results while the other pages go on. ``record_to`` (a file) is told what each page that
     runs here did, block by block (``engine.run.record``). ``project``'s files must not change
     while pages run: ProjectChanged (a PageFailure) names the pages that ran and how to undo it.
+    Under ``preview`` (``mkdocs serve``) such a change is the user saving a file: it is reported
+    in one line, and the page is shown but not kept, so the rebuild the save starts runs it again.
     """
     width = max((len(p.path) for p in pages), default=0)
     build = _Build(cache_dir, report, on_failure, width, record_to)
+    build.preview = preview
     fingerprint = environment_fingerprint()
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
@@ -231,6 +235,7 @@ class _Build:
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
         self.watch: ProjectWatch | None = None  # made when a page has to run
+        self.preview = False  # `mkdocs serve`: a change to the project is the user's
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
@@ -251,14 +256,18 @@ class _Build:
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
-            if changed := self.watch.ended(plan.page):  # before anything is cached
-                raise ProjectChanged(changed)
+            if (changed := self.watch.ended(plan.page)) and not self.preview:
+                raise ProjectChanged(changed)  # before anything is cached
             if not isinstance(error, PageFailure | None):
                 raise error
             if error is not None:
                 self.failed(plan, error)
                 continue
-            store(plan.page, plan.key, result, self.cache_dir, plan.code)
+            if changed:
+                self.report(f"jitdocs: {plan.page.path}: {changed.summary}; {NOT_KEPT}")
+                self.watch.rebase()
+            else:
+                store(plan.page, plan.key, result, self.cache_dir, plan.code)
             self.finish(plan, result)
 
     def failed(self, plan: _Plan, error: PageFailure) -> None:
@@ -285,6 +294,9 @@ class _Build:
             f"jitdocs: {page.path:<{self.width}} {len(page.blocks):3d} blocks  {status:<8} "
             f"{seconds:6.1f} s"
         )
+
+
+NOT_KEPT = "shown but not kept: the next build runs it again (a strict build stops here)"
 
 
 def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:

@@ -51,7 +51,15 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
     record_to = record.record_file()  # `nox -s tests`: its examples report this run
     keep_going = partial(keep_failure, failures=site.failures) if preview or record_to else None
     runnable = [page for path, page in site.pages.items() if path not in site.failures]
-    results = execute_pages(runnable, fresh, cache_dir, on_failure=keep_going, record_to=record_to)
+    results = execute_pages(
+        runnable,
+        fresh,
+        cache_dir,
+        on_failure=keep_going,
+        record_to=record_to,
+        project=root,
+        preview=preview,
+    )
     site.results = {path: results[path] for path in results if path not in site.failures}
     for path, result in site.results.items():
         add_figures(site, site.pages[path], result)
