@@ -58,6 +58,12 @@ def _expectation(args: str) -> Expectation:
     return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
 
 
+def _file_name(args: str) -> str:
+    if not re.fullmatch(r"\w[\w.-]*\.py", args):
+        raise ValueError(f"needs a Python file's name like 'app.py' (no folders), got '{args}'")
+    return args
+
+
 def _one_of(*choices: str):
     def parse(args: str) -> str:
         if args not in choices:
@@ -145,6 +151,18 @@ MARKERS = {
         MarkerSpec(
             uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
             field="collapse_code",
+        ),
+        MarkerSpec(
+            uses=(
+                (
+                    "file: NAME.py",
+                    "Shows the block as the file `NAME.py` and saves it under that name in the "
+                    "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
+                    "it runs nothing itself.",
+                ),
+            ),
+            parse=_file_name,
+            field="file",
         ),
         MarkerSpec(
             uses=(

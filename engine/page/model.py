@@ -56,6 +56,7 @@ class Block:
     timeout: float = DEFAULT_TIMEOUT
     max_output: int = DEFAULT_MAX_OUTPUT_KB
     collapse_code: bool = False
+    file: str | None = None  # shown as this file, and saved as it in the page's temporary folder
     fact: str | None = None
     check: str | None = None  # a folded check of the block before it; its fact is this too
     section: str = ""  # the heading the block sits under, for the version notes
@@ -80,6 +81,7 @@ class Block:
             "skip": self.skip,
             "timeout": self.timeout,
             "max_output": self.max_output,
+            "file": self.file,
         }
 
 

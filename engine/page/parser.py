@@ -211,6 +211,11 @@ def _with_markers(source: _Source, block: Block, pending: list, section: str) ->
                 "or 'good' marker"
             )
         block.fact = block.check
+    if block.file and (block.fact or block.bad or block.good or block.collapse_code):
+        raise MarkupError(
+            f"{block.where}: a 'file' block only saves a file; it takes no 'fact', 'check', "
+            "'bad', 'good' or 'collapse-code' marker"
+        )
     claims = (block.bad and block.bad.mode == "asserts") or block.fact
     if claims and not _has_assert(block.source):
         raise MarkupError(

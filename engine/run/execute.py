@@ -12,6 +12,7 @@ import io
 import logging
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -169,6 +170,9 @@ def _log_shown(buffer: terminal.CappedOutput):
 
 
 def _run_code(block: Block, namespace: dict) -> None:
+    if block.file:  # saved for later blocks to run, as a reader saves it beside their code
+        Path(tempfile.gettempdir(), block.file).write_text(block.source, encoding="utf-8")
+        return
     if block.is_doctest:
         _run_doctest(block, namespace)
         return

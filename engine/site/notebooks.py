@@ -225,7 +225,7 @@ def page_to_notebook(
     parts = [
         *([_code_cell(install, {"tags": ["install"]})] if install else []),
         _title_cell(page, environment or {}, site),
-        _code_cell(_setup_source(files or {}), {"tags": ["setup"]}),
+        _code_cell(_setup_source(files or {}, _saves_files(page)), {"tags": ["setup"]}),
         *_render(nodes, page, outcomes, prose),
     ]
     if solutions := list(_appendix(nodes)):
@@ -312,7 +312,11 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
     return "\n\n".join(lines)
 
 
-def _setup_source(files: dict[str, str]) -> str:
+def _saves_files(page: Page) -> bool:
+    return any(block.file for block in page.blocks)
+
+
+def _setup_source(files: dict[str, str], saves_files: bool = False) -> str:
     lines = ["# Setup: run this cell first."]
     if files:
         names = ", ".join(sorted(files))
@@ -342,6 +346,7 @@ def _setup_source(files: dict[str, str]) -> str:
     lines += [
         "# Every example on the site starts from these four imports.",
         PRELUDE.rstrip(),
+        *(["import tempfile  # the %%writefile cells save into its folder"] if saves_files else []),
         "",
         "# Jupyter would colour printed jaxprs; pages compare their plain text, as on the site.",
         'jax.config.update("jax_pprint_use_color", False)',
@@ -357,6 +362,8 @@ def _literal(text: str) -> str:
 
 def _runnable(block: Block) -> str:
     """The code to put in a cell: doctest examples lose their prompts and expected output."""
+    if block.file:  # the page's harness finds it in the temporary folder, as on the site
+        return f"%%writefile {{tempfile.gettempdir()}}/{block.file}\n{block.source}"
     if not block.is_doctest:
         return block.source
     examples = doctest.DocTestParser().get_examples(block.source)

@@ -186,7 +186,8 @@ def colour_outputs(site: Site, content: str) -> str:
 
 
 def render_code(block: Block) -> str:
-    title = f'title="{block.filename}"' if block.snippet else ""
+    name = block.filename if block.snippet else block.file
+    title = f'title="{name}"' if name else ""
     code = code_fence("pycon" if block.is_doctest else "python", block.source, title)
     if block.collapse_code:
         return f'??? abstract "Show the code"\n\n{_indent(code)}'
