@@ -1,6 +1,6 @@
-"""Run TRAIN (defined on the page) twice, each time in a fresh Python process, on one folder.
+"""Run train.py (saved by the page) twice, each time in a fresh Python process, on one folder.
 
-A small probe runs before TRAIN in each process: it listens to JAX's monitoring events
+A small probe runs before train.py in each process: it listens to JAX's monitoring events
 (jax.monitoring) and prints them as JSON when the process ends. jax_log_compiles is on through
 the environment, so each process's log lines are kept too.
 """
@@ -10,6 +10,9 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+
+TRAIN = Path(tempfile.gettempdir(), "train.py")  # where the page saved it
 
 PROBE = """
 import atexit, json
@@ -20,13 +23,17 @@ jax.monitoring.register_event_listener(lambda name, **kw: seen["events"].append(
 jax.monitoring.register_event_duration_secs_listener(
     lambda name, secs, **kw: seen["seconds"].setdefault(name.rsplit("/", 1)[-1], []).append(secs))
 atexit.register(lambda: print("PROBE " + json.dumps(seen)))
+
+import runpy, sys
+sys.argv = sys.argv[1:]  # as if run as `python train.py FOLDER`
+runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
 def run_train(folder):
-    """Run TRAIN once on `folder`: what it printed, its log, the probe's record, the files."""
+    """Run train.py once on `folder`: what it printed, its log, the probe's record, the files."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE + TRAIN, folder],
+        [sys.executable, "-c", PROBE, str(TRAIN), folder],
         capture_output=True,
         text=True,
         timeout=300,
