@@ -90,3 +90,30 @@ def test_the_scan_sees_a_folded_block_and_private_api():
     (block,) = visible_blocks(parsed)
     assert code_lines(block) == ["x = jax._src.core", "assert x"]
     assert PRIVATE["jax._src"].search(code_lines(block)[0])
+
+
+COURSE = [path for path in PAGES if path.startswith("docs/course/")]
+SHORT_VERSION_LINES = 4  # two or three sentences, wrapped at 100 columns
+
+
+@pytest.mark.parametrize("path", COURSE)
+def test_a_course_page_opens_with_its_short_version(path: str):
+    """The main idea in a few lines under the title, then the one block to paste, all before
+    the first section (a learner reached the idea sooner in JAX's docs than here, issue #50)."""
+    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    title = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    first = read_page(path).blocks[0]
+    fence = first.first_line - 1  # 1-based line of the block's code, to an index of `lines`
+    opening = lines[title + 1 : fence]
+    prose = [line for line in opening if line.strip() and not line.startswith(("<!--", "```"))]
+    assert not any(line.startswith("## ") for line in opening), f"{path}: a section comes first"
+    assert 2 <= len(prose) <= SHORT_VERSION_LINES, (
+        f"{path}:{title + 1}: {len(prose)} lines of prose before the first block; the short "
+        f"version is the main idea in two or three sentences (at most {SHORT_VERSION_LINES} lines)"
+    )
+    assert not (first.bad or first.check or first.collapse_code or first.skip), (
+        f"{first.where}: the first block is the one to paste: shown, and run clean"
+    )
+    assert any(not line.startswith(("import ", "from ", "#")) for line in code_lines(first)), (
+        f"{first.where}: the first block only imports; the short version's block shows the idea"
+    )
