@@ -52,11 +52,14 @@ CLOSE_FIGURES = (
 
 def plain_script(page) -> str:
     """The page's code as one script: expected errors caught, nothing captured or rendered."""
-    lines = ["import sys", PRELUDE]  # MPLBACKEND=Agg comes from child_variables()
+    lines = ["import pathlib, sys, tempfile", PRELUDE]  # MPLBACKEND=Agg: child_variables()
     for block in page.blocks:
         if block.skip or block.is_doctest:
             continue
         body = f"exec(compile({block.source!r}, {block.filename!r}, 'exec'))"
+        if block.file:  # saved for later blocks to run, as the build does
+            saved = f"pathlib.Path(tempfile.gettempdir(), {block.file!r})"
+            body = f"{saved}.write_text({block.source!r})"
         if block.bad and block.bad.mode == "raises":
             body = f"try:\n    {body}\nexcept Exception:\n    pass"
         lines += [body, CLOSE_FIGURES]
@@ -64,17 +67,23 @@ def plain_script(page) -> str:
 
 
 def baseline_seconds(targets: list) -> float:
-    env = child_variables()
+    """Seconds to run each page's code as a plain script; exits naming a page whose run fails."""
     total = 0.0
-    with tempfile.TemporaryDirectory() as tmp:
-        for page in targets:
+    for page in targets:
+        with tempfile.TemporaryDirectory() as tmp:  # the page's scratch folder, as in the build
             script = Path(tmp) / "page.py"
             script.write_text(plain_script(page), encoding="utf-8")
             started = time.perf_counter()
-            subprocess.run(
-                [sys.executable, str(script)], cwd=ROOT, env=env, check=True, capture_output=True
+            done = subprocess.run(
+                [sys.executable, str(script)],
+                cwd=ROOT,
+                env={**child_variables(), "TMPDIR": tmp},
+                capture_output=True,
+                text=True,
             )
             total += time.perf_counter() - started
+        if done.returncode:
+            sys.exit(f"the bare run of {page.path} failed:\n{done.stderr[-3000:]}")
     return total
 
 
