@@ -295,3 +295,27 @@ def test_a_page_without_headings_or_with_little_text_is_left_as_it_is():
 
     assert wrap_sections("<p>short</p>\n<p>page</p>\n") == "<p>short</p>\n<p>page</p>\n"
     assert wrap_sections("") == ""
+
+
+@pytest.mark.unit
+def test_tables_arrive_wrapped_as_materials_script_would_wrap_them():
+    """Material's script swaps each class-less table for a wrapped copy after loading, which
+    repaints the page late; the build wraps them itself and marks them so the script skips them."""
+    from xml.etree.ElementTree import fromstring
+
+    import markdown
+
+    from engine.site.extension import WrappedTables
+
+    html = markdown.markdown(
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\ntext after\n", extensions=["tables"]
+    )
+    root = fromstring(f"<div>{html}</div>")
+    WrappedTables(markdown.Markdown()).run(root)
+    outer = root[0]
+    assert outer.get("class") == "md-typeset__scrollwrap"
+    assert outer[0].get("class") == "md-typeset__table"
+    assert outer[0][0].tag == "table" and outer[0][0].get("class") == "jd-table"
+    assert root[1].tag == "p" and root[1].text == "text after"
+    WrappedTables(markdown.Markdown()).run(root)  # a second pass wraps nothing again
+    assert len(root.findall(".//div[@class='md-typeset__scrollwrap']")) == 1
