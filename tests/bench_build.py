@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -52,7 +53,11 @@ CLOSE_FIGURES = (
 
 def plain_script(page) -> str:
     """The page's code as one script: expected errors caught, nothing captured or rendered."""
-    lines = ["import pathlib, sys, tempfile", PRELUDE]  # MPLBACKEND=Agg: child_variables()
+    lines = [  # MPLBACKEND=Agg comes from child_variables()
+        "import pathlib, sys, tempfile",
+        "from engine.run.guard import refusing_writes",  # a ❌ block may try to write the project
+        PRELUDE,
+    ]
     for block in page.blocks:
         if block.skip or block.is_doctest:
             continue
@@ -60,8 +65,9 @@ def plain_script(page) -> str:
         if block.file:  # saved for later blocks to run, as the build does
             saved = f"pathlib.Path(tempfile.gettempdir(), {block.file!r})"
             body = f"{saved}.write_text({block.source!r})"
+        body = f"with refusing_writes():\n{textwrap.indent(body, '    ')}"
         if block.bad and block.bad.mode == "raises":
-            body = f"try:\n    {body}\nexcept Exception:\n    pass"
+            body = f"try:\n{textwrap.indent(body, '    ')}\nexcept Exception:\n    pass"
         lines += [body, CLOSE_FIGURES]
     return "\n".join(lines)
 
