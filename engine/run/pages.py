@@ -67,7 +67,7 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=ROOT,
+        cwd=project,  # page code runs in the project it is built for
         env={**child_variables(), "TMPDIR": scratch, **beside},
         text=True,
         encoding="utf-8",
