@@ -178,12 +178,17 @@ def tests(session: nox.Session) -> None:
     run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
     """
     install(session, "test")
+    run_suite(session, list(session.posargs))
+
+
+def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
+    """`nox -s tests` after its install: the build, then both pytest runs with ``pytest_args``."""
     ensure_browser(session)
     tmp = short_temp(session)
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
     shutil.rmtree(fresh_venvs, ignore_errors=True)
-    env = {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
-    if selects_browser_tests(session.posargs):
+    env |= {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
+    if selects_browser_tests(pytest_args):
         site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
         run_record.unlink(missing_ok=True)  # this build's runs only
         env[RUN_RECORD_VARIABLE] = str(run_record)
@@ -196,14 +201,25 @@ def tests(session: nox.Session) -> None:
     session.run(
         "pytest",
         *("-m", "not timing", "--numprocesses", "auto", "--dist", "loadscope"),
-        *session.posargs,
+        *pytest_args,
         env=env,
         success_codes=[0, no_tests],
     )
     # After, not before: the venvs the notebooks need are made by then, so this one-core run
     # spends its time on the pages' code.
     session.log("The tests that measure time, alone:")
-    session.run("pytest", "-m", "timing", *session.posargs, env=env, success_codes=[0, no_tests])
+    session.run("pytest", "-m", "timing", *pytest_args, env=env, success_codes=[0, no_tests])
+
+
+@nox.session(python=PYTHON)
+def profile(session: nox.Session) -> None:
+    """Run the suite as `nox -s tests` does; print where its time goes (tests/suite_profile.py)."""
+    install(session, "test")
+    folder = short_temp(session) / "profile"
+    shutil.rmtree(folder, ignore_errors=True)
+    plugin = ["-p", "tests.suite_profile", *session.posargs]
+    run_suite(session, plugin, JITDOCS_PROFILE_DIR=str(folder))
+    session.run("python", "-m", "tests.suite_profile", str(folder))
 
 
 @nox.session(python=PYTHON)
