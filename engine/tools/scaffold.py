@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from engine.page.model import ROOT, page_slug
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -169,12 +171,9 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
     return "".join(lines), entry.strip()
 
 
-def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
-    """Parse both versions (when PyYAML is installed) and check that only our entry was added."""
-    try:
-        import yaml
-    except ImportError:
-        return
+def verify_nav(old_text: str, new_text: str, path: str) -> None:
+    """Parse both versions (with PyYAML, which MkDocs needs) and check that only our entry was
+    added."""
 
     class Loader(yaml.SafeLoader):
         pass
@@ -225,7 +224,7 @@ def plan(root: Path, target: str, title: str) -> Plan:
         raise ScaffoldError(f"{mkdocs} not found: run this from the project root")
     old = mkdocs.read_text(encoding="utf-8")
     new, nav_line = add_nav_entry(old, part, title, f"{part}/{slug}.md")
-    verify_nav(old, new, part, f"{part}/{slug}.md")
+    verify_nav(old, new, f"{part}/{slug}.md")
     description = json.dumps(
         f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
     )
