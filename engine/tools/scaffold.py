@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from mkdocs.utils.yaml import get_yaml_loader
 
 from engine.page.model import ROOT, page_slug
 
@@ -172,15 +173,7 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
 
 
 def verify_nav(old_text: str, new_text: str, path: str) -> None:
-    """Parse both versions (with PyYAML, which MkDocs needs) and check that only our entry was
-    added."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml may hold tags like !!python/name:...; they do not matter to the nav.
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    """Read both versions as MkDocs reads mkdocs.yml and check that only our entry was added."""
 
     def flatten(nav) -> list[str]:
         found = []
@@ -189,8 +182,9 @@ def verify_nav(old_text: str, new_text: str, path: str) -> None:
             found += flatten(value) if isinstance(value, list) else [value]
         return found
 
+    loader = get_yaml_loader()  # MkDocs' own, with the tags its config takes (!ENV)
     try:
-        old, new = yaml.load(old_text, Loader=Loader), yaml.load(new_text, Loader=Loader)
+        old, new = yaml.load(old_text, Loader=loader), yaml.load(new_text, Loader=loader)
     except yaml.YAMLError as error:
         raise ScaffoldError(
             f"editing mkdocs.yml's nav would break it ({error}); add it by hand"
