@@ -98,6 +98,11 @@ class MarkerSpec:
         """In the words of the conventions page's table."""
         return "itself" if self.standalone else "the next block"
 
+    @classmethod
+    def single(cls, written: str, meaning: str, **rest) -> MarkerSpec:
+        """A marker with one use (one row of the table)."""
+        return cls(((written, meaning),), **rest)
+
 
 SPECS = (
     MarkerSpec(
@@ -109,75 +114,57 @@ SPECS = (
         parse=_expectation,
         field="bad",
     ),
-    MarkerSpec(
-        uses=(("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),),
+    MarkerSpec.single(
+        "good",
+        "✅ block; every ❌ block is directly followed by one. Must run clean.",
         field="good",
     ),
-    MarkerSpec(
-        uses=(("skip: reason", "Shown but never run (the reason is printed instead of output)."),),
+    MarkerSpec.single(
+        "skip: reason",
+        "Shown but never run (the reason is printed instead of output).",
         parse=_text("a reason: <!-- skip: why this block cannot run -->"),
         field="skip",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "timeout: SECONDS",
-                f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
-            ),
-        ),
+    MarkerSpec.single(
+        "timeout: SECONDS",
+        f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
         parse=_seconds,
         field="timeout",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "max-output: KB",
-                "Lets a block print more than the default "
-                f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
-            ),
-        ),
+    MarkerSpec.single(
+        "max-output: KB",
+        "Lets a block print more than the default "
+        f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
         parse=_kilobytes,
         field="max_output",
     ),
-    MarkerSpec(
-        uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
-        field="collapse_code",
+    MarkerSpec.single(
+        "collapse-code", "Folds the block's code; its output stays visible.", field="collapse_code"
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "file: NAME.py",
-                "Shows the block as the file `NAME.py` and saves it under that name in the "
-                "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
-                "it runs nothing itself.",
-            ),
-        ),
+    MarkerSpec.single(
+        "file: NAME.py",
+        "Shows the block as the file `NAME.py` and saves it under that name in the "
+        "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
+        "it runs nothing itself.",
         parse=_file_name,
         field="file",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "fact: statement",
-                "The block's `assert`s prove this statement; listed in the version notes.",
-            ),
-        ),
+    MarkerSpec.single(
+        "fact: statement",
+        "The block's `assert`s prove this statement; listed in the version notes.",
         parse=_text("the statement its asserts prove"),
         field="fact",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "check: statement",
-                "A folded check of the block above it: runs right after it, in the same "
-                "namespace, on every build; its `assert`s prove the statement (a fact).",
-            ),
-        ),
+    MarkerSpec.single(
+        "check: statement",
+        "A folded check of the block above it: runs right after it, in the same "
+        "namespace, on every build; its `assert`s prove the statement (a fact).",
         parse=_text("the statement its asserts prove"),
         field="check",
     ),
-    MarkerSpec(
-        uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
+    MarkerSpec.single(
+        "snippet: NAME",
+        "Runs and shows `snippets/<page_slug>/NAME.py` here.",
         parse=_text("a file stem like 'compile_chart'"),
     ),
     MarkerSpec(
@@ -186,8 +173,8 @@ SPECS = (
         ),
         parse=_one_of(*sorted(BADGE_KINDS)),
     ),
-    MarkerSpec(
-        uses=(("version-notes", "Replaced by the table of every contract and fact on the site."),)
+    MarkerSpec.single(
+        "version-notes", "Replaced by the table of every contract and fact on the site."
     ),
     MarkerSpec(
         uses=(
@@ -197,36 +184,24 @@ SPECS = (
         ),
         parse=_one_of("pip", "uv", "versions"),
     ),
-    MarkerSpec(
-        uses=(("marker-table", "Replaced by this table, generated from the engine's marker list."),)
+    MarkerSpec.single(
+        "marker-table", "Replaced by this table, generated from the engine's marker list."
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "course-table",
-                "Replaced by a table of the nav's Course pages, each with its front "
-                "matter's `learn:` line (the home page's *What you will learn*).",
-            ),
-        )
+    MarkerSpec.single(
+        "course-table",
+        "Replaced by a table of the nav's Course pages, each with its front "
+        "matter's `learn:` line (the home page's *What you will learn*).",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "practice-counts",
-                "Replaced by how many exercises, practice-track lessons and quiz questions "
-                "the practice pages hold (counted, never typed).",
-            ),
-        )
+    MarkerSpec.single(
+        "practice-counts",
+        "Replaced by how many exercises, practice-track lessons and quiz questions "
+        "the practice pages hold (counted, never typed).",
     ),
-    MarkerSpec(
-        uses=(
-            (
-                "error-index",
-                "Replaced by one entry per error the ❌ `raises` blocks of the course and "
-                "track pages raise, with the message this build captured, the smallest "
-                "example and every place that raises it (generated, never typed).",
-            ),
-        )
+    MarkerSpec.single(
+        "error-index",
+        "Replaced by one entry per error the ❌ `raises` blocks of the course and "
+        "track pages raise, with the message this build captured, the smallest "
+        "example and every place that raises it (generated, never typed).",
     ),
 )
 MARKERS = {spec.name: spec for spec in SPECS}
