@@ -68,8 +68,8 @@ def run_once(page) -> tuple[list[dict], str | None]:
     """The page's timing claims from one fresh run, and its failure message if it failed."""
     try:
         result = run_page(page)
-    except PageFailure as failure:
-        return failure.timing_claims, first_line(str(failure))
+    except PageFailure as error:
+        return error.failure.timing_claims, first_line(str(error))
     claims = [claim for outcome in result.outcomes for claim in outcome.timing_claims]
     return claims, None
 

@@ -94,6 +94,14 @@ def test_relaxed_block_cannot_stop_the_page():
     assert result.outcomes[0].error == ""
 
 
+@pytest.mark.unit
+def test_a_failing_doctest_is_relaxed_to_a_skip():
+    """Its ``>>>`` lines do not compile inside try/except, so it is skipped instead."""
+    demo = page(fence(">>> 1 + 1\n3"), DRIFT_PAGE)
+    assert demo.blocks[0].is_doctest
+    assert drift.relax(demo.blocks[0]).skip == "drift: failed in this JAX"
+
+
 def test_a_broken_fact_is_reported_with_its_statement():
     statement = "A Python if on a tracer raises TracerBoolConversionError"
     demo = page(fence("assert 1 == 2, 'now false'", f"fact: {statement}"), DRIFT_PAGE)

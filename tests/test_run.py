@@ -347,7 +347,7 @@ def test_a_failed_timing_claim_travels_with_the_failure():
     code = "from jitkit import claim_ratio\nclaim_ratio('x vs y', 1.5, at_least=2)"
     with pytest.raises(PageFailure) as caught:
         run_page(page("# Demo\n\n" + fence(code)))
-    (claim,) = caught.value.timing_claims
+    (claim,) = caught.value.failure.timing_claims
     assert claim["measured"] == 1.5 and claim["margin"] == 0.75
 
 

@@ -178,7 +178,7 @@ def test_mkdocs_without_a_nav_is_refused():
 def test_the_real_mkdocs_nav_takes_a_new_section_and_an_entry():
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     new, _ = add_nav_entry(text, "scaffold-check", "Sample", "scaffold-check/sample.md")
-    scaffold.verify_nav(text, new, "scaffold-check", "scaffold-check/sample.md")
+    scaffold.verify_nav(text, new, "scaffold-check/sample.md")
     newer, _ = add_nav_entry(new, "scaffold-check", "Other", "scaffold-check/other.md")
-    scaffold.verify_nav(new, newer, "scaffold-check", "scaffold-check/other.md")
+    scaffold.verify_nav(new, newer, "scaffold-check/other.md")
     assert newer.count("- Scaffold check:") == 1

@@ -98,151 +98,110 @@ class MarkerSpec:
         """In the words of the conventions page's table."""
         return "itself" if self.standalone else "the next block"
 
+    @classmethod
+    def single(cls, written: str, meaning: str, **rest) -> MarkerSpec:
+        """A marker with one use (one row of the table)."""
+        return cls(((written, meaning),), **rest)
 
-MARKERS = {
-    spec.name: spec
-    for spec in (
-        MarkerSpec(
-            uses=(
-                ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
-                ("bad: warns WarningName", "❌ block that must emit this warning category."),
-                (
-                    "bad: asserts",
-                    "❌ block that runs, and whose `assert`s prove the wrong behaviour.",
-                ),
-            ),
-            parse=_expectation,
-            field="bad",
+
+SPECS = (
+    MarkerSpec(
+        uses=(
+            ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
+            ("bad: warns WarningName", "❌ block that must emit this warning category."),
+            ("bad: asserts", "❌ block that runs, and whose `assert`s prove the wrong behaviour."),
         ),
-        MarkerSpec(
-            uses=(
-                ("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),
-            ),
-            field="good",
+        parse=_expectation,
+        field="bad",
+    ),
+    MarkerSpec.single(
+        "good",
+        "✅ block; every ❌ block is directly followed by one. Must run clean.",
+        field="good",
+    ),
+    MarkerSpec.single(
+        "skip: reason",
+        "Shown but never run (the reason is printed instead of output).",
+        parse=_text("a reason: <!-- skip: why this block cannot run -->"),
+        field="skip",
+    ),
+    MarkerSpec.single(
+        "timeout: SECONDS",
+        f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
+        parse=_seconds,
+        field="timeout",
+    ),
+    MarkerSpec.single(
+        "max-output: KB",
+        "Lets a block print more than the default "
+        f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
+        parse=_kilobytes,
+        field="max_output",
+    ),
+    MarkerSpec.single(
+        "collapse-code", "Folds the block's code; its output stays visible.", field="collapse_code"
+    ),
+    MarkerSpec.single(
+        "file: NAME.py",
+        "Shows the block as the file `NAME.py` and saves it under that name in the "
+        "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
+        "it runs nothing itself.",
+        parse=_file_name,
+        field="file",
+    ),
+    MarkerSpec.single(
+        "fact: statement",
+        "The block's `assert`s prove this statement; listed in the version notes.",
+        parse=_text("the statement its asserts prove"),
+        field="fact",
+    ),
+    MarkerSpec.single(
+        "check: statement",
+        "A folded check of the block above it: runs right after it, in the same "
+        "namespace, on every build; its `assert`s prove the statement (a fact).",
+        parse=_text("the statement its asserts prove"),
+        field="check",
+    ),
+    MarkerSpec.single(
+        "snippet: NAME",
+        "Runs and shows `snippets/<page_slug>/NAME.py` here.",
+        parse=_text("a file stem like 'compile_chart'"),
+    ),
+    MarkerSpec(
+        uses=tuple(
+            (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
         ),
-        MarkerSpec(
-            uses=(
-                ("skip: reason", "Shown but never run (the reason is printed instead of output)."),
-            ),
-            parse=_text("a reason: <!-- skip: why this block cannot run -->"),
-            field="skip",
+        parse=_one_of(*sorted(BADGE_KINDS)),
+    ),
+    MarkerSpec.single(
+        "version-notes", "Replaced by the table of every contract and fact on the site."
+    ),
+    MarkerSpec(
+        uses=(
+            ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
+            ("install: uv", "Replaced by the same set-up commands with uv."),
+            ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
         ),
-        MarkerSpec(
-            uses=(
-                (
-                    "timeout: SECONDS",
-                    f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
-                ),
-            ),
-            parse=_seconds,
-            field="timeout",
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "max-output: KB",
-                    "Lets a block print more than the default "
-                    f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
-                ),
-            ),
-            parse=_kilobytes,
-            field="max_output",
-        ),
-        MarkerSpec(
-            uses=(("collapse-code", "Folds the block's code; its output stays visible."),),
-            field="collapse_code",
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "file: NAME.py",
-                    "Shows the block as the file `NAME.py` and saves it under that name in the "
-                    "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
-                    "it runs nothing itself.",
-                ),
-            ),
-            parse=_file_name,
-            field="file",
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "fact: statement",
-                    "The block's `assert`s prove this statement; listed in the version notes.",
-                ),
-            ),
-            parse=_text("the statement its asserts prove"),
-            field="fact",
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "check: statement",
-                    "A folded check of the block above it: runs right after it, in the same "
-                    "namespace, on every build; its `assert`s prove the statement (a fact).",
-                ),
-            ),
-            parse=_text("the statement its asserts prove"),
-            field="check",
-        ),
-        MarkerSpec(
-            uses=(("snippet: NAME", "Runs and shows `snippets/<page_slug>/NAME.py` here."),),
-            parse=_text("a file stem like 'compile_chart'"),
-        ),
-        MarkerSpec(
-            uses=tuple(
-                (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
-            ),
-            parse=_one_of(*sorted(BADGE_KINDS)),
-        ),
-        MarkerSpec(
-            uses=(
-                ("version-notes", "Replaced by the table of every contract and fact on the site."),
-            ),
-        ),
-        MarkerSpec(
-            uses=(
-                ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
-                ("install: uv", "Replaced by the same set-up commands with uv."),
-                ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
-            ),
-            parse=_one_of("pip", "uv", "versions"),
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "marker-table",
-                    "Replaced by this table, generated from the engine's marker list.",
-                ),
-            ),
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "course-table",
-                    "Replaced by a table of the nav's Course pages, each with its front "
-                    "matter's `learn:` line (the home page's *What you will learn*).",
-                ),
-            ),
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "practice-counts",
-                    "Replaced by how many exercises, practice-track lessons and quiz questions "
-                    "the practice pages hold (counted, never typed).",
-                ),
-            ),
-        ),
-        MarkerSpec(
-            uses=(
-                (
-                    "error-index",
-                    "Replaced by one entry per error the ❌ `raises` blocks of the course and "
-                    "track pages raise, with the message this build captured, the smallest "
-                    "example and every place that raises it (generated, never typed).",
-                ),
-            ),
-        ),
-    )
-}
+        parse=_one_of("pip", "uv", "versions"),
+    ),
+    MarkerSpec.single(
+        "marker-table", "Replaced by this table, generated from the engine's marker list."
+    ),
+    MarkerSpec.single(
+        "course-table",
+        "Replaced by a table of the nav's Course pages, each with its front "
+        "matter's `learn:` line (the home page's *What you will learn*).",
+    ),
+    MarkerSpec.single(
+        "practice-counts",
+        "Replaced by how many exercises, practice-track lessons and quiz questions "
+        "the practice pages hold (counted, never typed).",
+    ),
+    MarkerSpec.single(
+        "error-index",
+        "Replaced by one entry per error the ❌ `raises` blocks of the course and "
+        "track pages raise, with the message this build captured, the smallest "
+        "example and every place that raises it (generated, never typed).",
+    ),
+)
+MARKERS = {spec.name: spec for spec in SPECS}

@@ -87,7 +87,7 @@ class Block:
 
 @dataclass
 class Directive:
-    """A standalone marker the hook replaces: ``badge`` (with its kind) or ``version-notes``."""
+    """A standalone marker the renderer replaces, such as ``badge`` (with its kind)."""
 
     name: str
     value: str

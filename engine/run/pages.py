@@ -194,8 +194,7 @@ def execute_pages(
     in one line, and the page is shown but not kept, so the rebuild the save starts runs it again.
     """
     width = max((len(p.path) for p in pages), default=0)
-    build = _Build(cache_dir, report, on_failure, width, record_to)
-    build.preview = preview
+    build = _Build(cache_dir, report, on_failure, width, record_to, preview)
     fingerprint = environment_fingerprint()
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
@@ -226,16 +225,14 @@ def expected_seconds(page: Page, cache_dir: Path) -> float:
 class _Build:
     """One execute_pages call: what it reports, stores and raises."""
 
-    def __init__(
-        self, cache_dir: Path, report, on_failure, width: int, record_to: Path | None = None
-    ) -> None:
+    def __init__(self, cache_dir: Path, report, on_failure, width: int, record_to, preview):
         self.cache_dir, self.report, self.on_failure = cache_dir, report, on_failure
         self.record_to = record_to  # engine.run.record: what each page run here did
         self.width = width  # of the page column in the progress lines
+        self.preview = preview  # `mkdocs serve`: a change to the project is the user's
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
         self.watch: ProjectWatch | None = None  # made when a page has to run
-        self.preview = False  # `mkdocs serve`: a change to the project is the user's
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""

@@ -109,10 +109,6 @@ class PageFailure(Exception):
         super().__init__(failure.message)
         self.failure = failure
 
-    @property
-    def timing_claims(self) -> list[dict]:
-        return self.failure.timing_claims
-
 
 @dataclass
 class PageResult(_Record):

@@ -1,6 +1,6 @@
 """Sybil set-up: every runnable block of every page under docs/ is a test.
 
-Blocks are found by ``engine.page.markers`` and run by ``engine.run.execute``, exactly as the
+Blocks are found by ``engine.page.parser`` and run by ``engine.run.execute``, exactly as the
 build does: in page order, one namespace per page, with the same marker contracts. When the
 build that `nox -s tests` makes first has run the page, its examples report that run instead
 (``engine.run.record``; the root ``conftest.py`` says where it is, with ``use_record``). The

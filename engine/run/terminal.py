@@ -1,14 +1,5 @@
-"""What a block's code leaves behind: its printed output and the processes it started.
-
-``CappedOutput`` keeps a block's output up to its limit and only counts the rest (a 50 MB print
-costs a counter, not 50 MB). ``steady`` numbers the memory addresses and object ids that change
-from run to run. ``clean`` makes output what a terminal shows: colour codes (SGR)
-stay, for the page (which draws them with nbconvert, as the notebook view does) and for Jupyter;
-a carriage return overwrites its line; any other control character becomes its Python escape
-(NUL -> ``\\x00``, which any font can draw). ``live`` / ``stop_all`` find and end a block's
-processes with Linux's /proc; elsewhere they find none, and the build kills the page's process
-group instead.
-"""
+"""What a block's code leaves behind: its printed output and the processes it started (found
+with Linux's /proc; elsewhere none are found, and the build kills the page's process group)."""
 
 from __future__ import annotations
 
@@ -40,7 +31,8 @@ def size_text(size: int) -> str:
 
 
 class CappedOutput(io.TextIOBase):
-    """A text stream that keeps the first ``limit`` bytes (UTF-8) written and counts the rest."""
+    """A text stream that keeps the first ``limit`` bytes (UTF-8) written and only counts the rest
+    (a 50 MB print costs a counter, not 50 MB)."""
 
     def __init__(self, limit: int) -> None:
         super().__init__()
@@ -84,7 +76,10 @@ def steady(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """``text`` as a terminal shows it, with colour codes kept and no raw control character."""
+    """``text`` as a terminal shows it. Colour codes (SGR) stay, for the page (which draws them
+    with nbconvert, as the notebook view does) and for Jupyter; a carriage return overwrites its
+    line; any other control character becomes its Python escape (NUL -> ``\\x00``, which any font
+    can draw)."""
     if not CONTROL.search(text):
         return text
     text = OSC.sub("", text).replace("\r\n", "\n")

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
-import json
 import re
 import sys
 import textwrap
@@ -157,9 +156,8 @@ def classify(failure: Failure, page: Page) -> Finding:
 
 
 def relax(block: Block) -> Block:
-    """A version of a failing block that cannot stop the page: wrapped in try/except."""
-    if block.is_doctest:
-        return dataclasses.replace(block, skip="drift: failed in this JAX", bad=None)
+    """A version of a failing block that cannot stop the page: wrapped in try/except, or skipped
+    where it cannot be (a doctest: its ``>>>`` lines are not Python)."""
     body = textwrap.indent(block.source.rstrip("\n") or "pass", "    ")
     source = f"try:\n    pass\n{body}\nexcept Exception:\n    pass\n"
     try:
@@ -203,10 +201,9 @@ def load_pinned(
     """The pinned build's outcomes for ``page``, and a note when they are missing or stale."""
     if not entry_path(page, pinned_dir).is_file():
         return None, "no pinned output (run `nox -s docs` first)"
-    pinned_fp = json.loads(json.dumps(fingerprint))
     pins = locked_versions()
-    pinned_fp["versions"].update(jax=pins["jax"], jaxlib=pins["jaxlib"])
-    pinned = load_cached(page, cache_key(page, pinned_fp), pinned_dir)
+    versions = {**fingerprint["versions"], "jax": pins["jax"], "jaxlib": pins["jaxlib"]}
+    pinned = load_cached(page, cache_key(page, {**fingerprint, "versions": versions}), pinned_dir)
     if pinned is None:
         return None, "pinned output is stale (run `nox -s docs` first)"
     return pinned.outcomes, ""

@@ -30,6 +30,7 @@ from engine.run.cache import CACHE_DIR
 from engine.run.compatibility import BROKEN, DATA, HOLDS, save, version_key
 from engine.run.environment import environment_fingerprint, locked_versions
 from engine.run.results import NOT_RUN
+from engine.tools import drift
 
 INDEX = "https://pypi.org/simple/jax/"
 
@@ -59,8 +60,6 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
 
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:
     """Run every page under the installed JAX and return this release's entry."""
-    from engine.tools import drift  # needs the engine's run machinery, which the build never does
-
     started = time.monotonic()
     fingerprint = environment_fingerprint()
     entry = {
@@ -116,8 +115,6 @@ def index_versions() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.tools.drift import DRIFT_CACHE
-
     parser = argparse.ArgumentParser(prog="python -m engine.tools.matrix", description=__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--record", metavar="REQUIREMENT", help="run every page, add a release")
@@ -125,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     action.add_argument("--default-releases", action="store_true", help="print the default list")
     parser.add_argument("--new", action="store_true", help="start the data file afresh")
     parser.add_argument("--data", type=Path, default=ROOT / DATA)
-    parser.add_argument("--cache-dir", type=Path, default=DRIFT_CACHE)
+    parser.add_argument("--cache-dir", type=Path, default=drift.DRIFT_CACHE)
     args = parser.parse_args(argv)
     if args.default_releases:
         print("\n".join(default_releases(locked_versions()["jax"], index_versions())))

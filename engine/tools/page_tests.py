@@ -23,10 +23,5 @@ def page_tests(paths: list[str]) -> list[str]:
     return tests
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("\n".join(page_tests(sys.argv[1:] if argv is None else argv)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    print("\n".join(page_tests(sys.argv[1:])))

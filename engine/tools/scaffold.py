@@ -22,6 +22,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+from mkdocs.utils.yaml import get_yaml_loader
+
 from engine.page.model import ROOT, page_slug
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -169,19 +172,8 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
     return "".join(lines), entry.strip()
 
 
-def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
-    """Parse both versions (when PyYAML is installed) and check that only our entry was added."""
-    try:
-        import yaml
-    except ImportError:
-        return
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml may hold tags like !!python/name:...; they do not matter to the nav.
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+def verify_nav(old_text: str, new_text: str, path: str) -> None:
+    """Read both versions as MkDocs reads mkdocs.yml and check that only our entry was added."""
 
     def flatten(nav) -> list[str]:
         found = []
@@ -190,8 +182,9 @@ def verify_nav(old_text: str, new_text: str, part: str, path: str) -> None:
             found += flatten(value) if isinstance(value, list) else [value]
         return found
 
+    loader = get_yaml_loader()  # MkDocs' own, with the tags its config takes (!ENV)
     try:
-        old, new = yaml.load(old_text, Loader=Loader), yaml.load(new_text, Loader=Loader)
+        old, new = yaml.load(old_text, Loader=loader), yaml.load(new_text, Loader=loader)
     except yaml.YAMLError as error:
         raise ScaffoldError(
             f"editing mkdocs.yml's nav would break it ({error}); add it by hand"
@@ -225,7 +218,7 @@ def plan(root: Path, target: str, title: str) -> Plan:
         raise ScaffoldError(f"{mkdocs} not found: run this from the project root")
     old = mkdocs.read_text(encoding="utf-8")
     new, nav_line = add_nav_entry(old, part, title, f"{part}/{slug}.md")
-    verify_nav(old, new, part, f"{part}/{slug}.md")
+    verify_nav(old, new, f"{part}/{slug}.md")
     description = json.dumps(
         f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
     )
