@@ -39,6 +39,13 @@ def published() -> Site:
 
 
 class JitDocsExtension(Extension):
+    def __init__(self, **kwargs) -> None:
+        # Unused here: Zensical keeps each rendered page by its text and the extensions' options,
+        # and a page's outputs can change while its text does not. The run step's digest of
+        # every rendered page, passed as this option, makes that cache miss when they change.
+        self.config = {"outputs": ["", "digest of the rendered pages (Zensical's cache key)"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md) -> None:
         # before normalize_whitespace (30): the text is still the page's as the builder gave it
         md.preprocessors.register(PagePreprocessor(md), "jitdocs", 35)
