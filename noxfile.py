@@ -312,8 +312,9 @@ def check(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Cold build, warm and one-page-edit rebuilds against running the code once; then the suite."""
-    install(session, "docs")
+    """Cold build, warm rebuilds (MkDocs and Zensical) and one-page edits against running the
+    code once; then the suite."""
+    install(session, "docs", "zensical")
     session.run("python", "tests/bench_build.py", *session.posargs)
 
 
