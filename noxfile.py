@@ -93,8 +93,9 @@ def zensical(session: nox.Session) -> None:
 
 
 def build_with_zensical(session: nox.Session) -> None:
-    """No hooks there: the Markdown extension runs the pages (from the run cache when warm),
-    then the run step writes the files the site adds (engine/site/run_step.py)."""
+    """No hooks there: the run step runs the pages once (from the run cache when warm), Zensical
+    renders them in the same process, then the files the site adds are written
+    (engine/site/run_step.py)."""
     session.run("python", "-m", "engine.site.run_step", ZENSICAL_SITE, env=repo_url())
 
 

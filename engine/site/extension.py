@@ -1,9 +1,10 @@
 """The Python-Markdown extension that renders every page of the site from its run.
 
 Any builder that runs Markdown extensions renders the same page bodies: MkDocs (whose hook
-runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (the first
-page rendered starts the run step, from the cache when it is warm). The preprocessor knows a
-page by its text; other Markdown passes through untouched.
+runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (`nox -s
+zensical` publishes it before Zensical starts; under a Zensical started by hand, the first page
+rendered starts the run step). The preprocessor knows a page by its text; other Markdown passes
+through untouched.
 """
 
 from __future__ import annotations
