@@ -139,7 +139,7 @@ def build_with_zensical(root: Path, site_dir: str) -> int:
     Zensical keeps each rendered page in .cache/ by its text and the Markdown extensions'
     options; the extension's ``outputs`` option is a digest of what every page renders to: when
     any output changed, even on a page whose text did not, every page is rendered again, and a
-    warm build renders none. Never ``--clean``: it deletes all of .cache/, the run cache included."""
+    warm build renders none. Never ``--clean``: it deletes all of .cache/ (the run cache too)."""
     import zensical  # only this build needs it (the `zensical` dependency group)
 
     site = standalone(root)
