@@ -93,8 +93,9 @@ def zensical(session: nox.Session) -> None:
 
 
 def build_with_zensical(session: nox.Session) -> None:
-    """No hooks there: the Markdown extension runs the pages (from the run cache when warm),
-    then the run step writes the files the site adds (engine/site/run_step.py)."""
+    """No hooks there: the run step runs the pages once (from the run cache when warm), Zensical
+    renders them in the same process, then the files the site adds are written
+    (engine/site/run_step.py)."""
     session.run("python", "-m", "engine.site.run_step", ZENSICAL_SITE, env=repo_url())
 
 
@@ -328,8 +329,9 @@ def check(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Cold build, warm and one-page-edit rebuilds against running the code once; then the suite."""
-    install(session, "docs")
+    """Cold build, warm rebuilds (MkDocs and Zensical) and one-page edits against running the
+    code once; then the suite."""
+    install(session, "docs", "zensical")
     session.run("python", "tests/bench_build.py", *session.posargs)
 
 

@@ -38,6 +38,22 @@ def test_only_pages_that_offer_a_notebook_ask_for_a_view():
     asking = [p for p in PAGES if read_page(p).meta.get(VIEW_OPT_IN)]
     assert "docs/practice/exercises.md" in asking
     assert all(wants_notebook(p) for p in asking), asking
+
+
+@pytest.mark.unit
+def test_a_page_links_its_view_only_from_a_build_that_makes_views():
+    """MkDocs' hook makes the views; a Zensical build cannot, so it must not link them."""
+    from engine.site.labels import VIEW_LINK_TEXT
+    from engine.site.render import Site, render_download_link
+
+    asking = read_page("docs/course/why-compile.md")
+    assert asking.meta.get(VIEW_OPT_IN)
+    links = {}
+    for views in (True, False):
+        site = Site(ROOT, notebooks={asking.path: {}}, views=views)
+        links[views] = render_download_link(site, asking)
+    assert VIEW_LINK_TEXT in links[True]
+    assert VIEW_LINK_TEXT not in links[False] and "Download this page" in links[False]
     assert notebook_view.view_uri("docs/course/pitfalls.md") == "course/pitfalls/notebook.ipynb"
 
 

@@ -1,9 +1,10 @@
 """The Python-Markdown extension that renders every page of the site from its run.
 
 Any builder that runs Markdown extensions renders the same page bodies: MkDocs (whose hook
-runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (the first
-page rendered starts the run step, from the cache when it is warm). The preprocessor knows a
-page by its text; other Markdown passes through untouched.
+runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (`nox -s
+zensical` publishes it before Zensical starts; under a Zensical started by hand, the first page
+rendered starts the run step). The preprocessor knows a page by its text; other Markdown passes
+through untouched.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def published() -> Site:
 
 
 class JitDocsExtension(Extension):
+    def __init__(self, **kwargs) -> None:
+        # Unused here: Zensical keeps each rendered page by its text and the extensions' options,
+        # and a page's outputs can change while its text does not. The run step's digest of
+        # every rendered page, passed as this option, makes that cache miss when they change.
+        self.config = {"outputs": ["", "digest of the rendered pages (Zensical's cache key)"]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md) -> None:
         # before normalize_whitespace (30): the text is still the page's as the builder gave it
         md.preprocessors.register(PagePreprocessor(md), "jitdocs", 35)

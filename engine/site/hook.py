@@ -97,6 +97,7 @@ def read_and_run(files: Files, config, preview: bool) -> Site:
         site = run_site(root, paths, config, preview, partial(Conversions, config=config))
     except (MarkupError, PageFailure) as error:
         raise PluginError(str(error)) from None
+    site.views = True
     for uri, content in site.files.items():
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, content=content))

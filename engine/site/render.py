@@ -41,6 +41,7 @@ class Site:
     files: dict[str, str] = field(default_factory=dict)  # what the site adds: uri -> content
     figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebooks: dict[str, dict] = field(default_factory=dict)  # page -> its notebook
+    views: bool = False  # notebook views are built: MkDocs' hook builds them, Zensical cannot
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     practice: list[practice.Item] = field(default_factory=list)  # exercises, lessons, questions
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
@@ -113,7 +114,7 @@ def render_download_link(site: Site, page: Page) -> str:
     has_setup = f"docs/{setup_steps.SETUP_DOC}" in site.pages  # a test site may have none
     return (
         f"\n[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
-        f'{{ .jd-download download="{name}" }}{view_link(page)}'
+        f'{{ .jd-download download="{name}" }}{view_link(page) if site.views else ""}'
         + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
         + "\n"
     )

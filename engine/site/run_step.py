@@ -1,14 +1,14 @@
 """The run step: parse and run every page once, and make the files the site adds (charts,
-notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts; under a
-builder without hooks (Zensical) the Markdown extension calls ``standalone`` on its first page;
-``python -m engine.site.run_step SITE_DIR`` builds with Zensical and writes the added files.
+notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts;
+``python -m engine.site.run_step SITE_DIR`` (`nox -s zensical`) calls ``standalone``, then builds
+with Zensical, which has no hooks, in the same process, and writes the added files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
-import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -20,7 +20,7 @@ from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import course_table, practice, setup_steps, version_notes
+from engine.site import course_table, extension, practice, render, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -132,21 +132,40 @@ def write_files(site: Site, site_dir: Path) -> None:
 
 
 def build_with_zensical(root: Path, site_dir: str) -> int:
-    """``zensical build --strict`` of the project at ``root`` into ``site_dir``, then the files the
-    site adds (it has no hook to add them; the pages come from the run cache the build filled).
-    Zensical keeps each rendered page in .cache/ by its text alone, while outputs also depend on
-    snippets, JAX and the engine: its entries (the files there; the folders are ours) go first.
-    Never ``--clean``: it deletes all of .cache/, the run cache included."""
-    for entry in (root / ".cache").glob("*"):
-        if entry.is_file() and entry.name.isdigit():
-            entry.unlink()
-    env = os.environ | {"JITDOCS_BUILD_DIR": site_dir}
-    command = [sys.executable, "-m", "zensical", "build", "--strict"]
-    built = subprocess.run(command, cwd=root, env=env, check=False).returncode
-    if built == 0:
-        write_files(standalone(root), root / site_dir)
-    return built
+    """``zensical build --strict`` of the project at ``root`` into ``site_dir``, in this process:
+    the pages render from one run step (the Markdown extension finds its ``Site`` published),
+    then the files the site adds are written (Zensical has no hook to add them).
+
+    Zensical keeps each rendered page in .cache/ by its text and the Markdown extensions'
+    options; the extension's ``outputs`` option is a digest of what every page renders to: when
+    any output changed, even on a page whose text did not, every page is rendered again, and a
+    warm build renders none. Never ``--clean``: it deletes all of .cache/ (the run cache too)."""
+    import zensical  # only this build needs it (the `zensical` dependency group)
+
+    site = standalone(root)
+    extension.publish(site)
+    os.environ |= {"JITDOCS_BUILD_DIR": site_dir, "JITDOCS_OUTPUTS": rendered_digest(site)}
+    try:
+        zensical.build(str(root / "mkdocs.yml"), {"strict": True, "clean": False})
+    except Exception as error:
+        log.error("zensical build failed: %s", error)
+        return 1
+    write_files(site, root / site_dir)
+    return 0
+
+
+def rendered_digest(site: Site) -> str:
+    """Every page's Markdown as the extension renders it, and the engine that turns it into
+    HTML: what a page's outputs depend on beyond its text."""
+    digest = hashlib.sha256()
+    for path in sorted(site.pages):
+        digest.update(render.render_page(site, path).encode())
+    for source in sorted((site.root / "engine").rglob("*")):
+        if source.suffix in (".py", ".html", ".j2"):
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 if __name__ == "__main__":  # python -m engine.site.run_step SITE_DIR: the Zensical build
+    logging.basicConfig(format="%(message)s")
     sys.exit(build_with_zensical(Path.cwd(), sys.argv[1]))

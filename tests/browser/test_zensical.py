@@ -1,18 +1,21 @@
 """The same pages built by Zensical, Material's successor, which runs Markdown extensions but no
-MkDocs hooks or plugins: each article shows what the MkDocs build shows (outputs, ❌/✅ pairs,
-fact lines and folded checks, figures, badges, its whole text). The differences are listed in
-ZENSICAL_GAPS, and on the conventions page."""
+MkDocs hooks or plugins: each page shows what the MkDocs build shows (the article, its header,
+navigation, table of contents, footer and every link; zensical_compare.py), its header is as
+tall, and no link of the Zensical build leads nowhere. The one planned difference: the notebook
+views, which a MkDocs plugin renders, are not built there, nor linked (the conventions page).
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from served_site import ROOT, page_urls, soup_of
+from served_site import FOREIGN, ROOT, page_urls, serve
 from zensical_compare import ARTICLE, compare_sites
 
 from engine.page.parser import read_pages
@@ -20,6 +23,7 @@ from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebook_view import view_uri
 
 ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
+HEADER_SLACK_PX = 3
 
 
 def build_with_zensical() -> Path:
@@ -37,39 +41,166 @@ def zensical_site() -> Path:
     return Path(given) if given else build_with_zensical()
 
 
+@pytest.fixture(scope="session")
+def zensical_url(zensical_site):
+    with serve(zensical_site) as url:
+        yield url
+
+
 def notebook_views() -> list[str]:
-    """The notebook views: mkdocs-jupyter renders them, a plugin Zensical cannot run."""
+    """The pages with a notebook view: mkdocs-jupyter renders it, a plugin Zensical cannot run."""
     asking = [page.path for page in read_pages([]) if page.meta.get(VIEW_OPT_IN)]
-    return sorted(view_uri(path).removesuffix(".ipynb") + "/" for path in asking)
+    return sorted(view_uri(path).removesuffix("notebook.ipynb") for path in asking)
 
 
-ZENSICAL_GAPS = {uri: "no article in the Zensical build" for uri in notebook_views()}
+def test_every_page_shows_what_the_mkdocs_build_shows(site_dir, zensical_site):
+    """Article, header, navigation, table of contents, footer and links alike on every page;
+    only the notebook views and their links are MkDocs' alone."""
+    expected = [f"{page}notebook/: no article in the Zensical build" for page in notebook_views()]
+    expected += [f"{page}: view links: MkDocs has 1, Zensical 0" for page in notebook_views()]
+    found = [line.split("; #")[0] for line in compare_sites(site_dir, zensical_site)]
+    assert sorted(found) == sorted(expected)
 
 
-def test_every_article_shows_what_the_mkdocs_build_shows(site_dir, zensical_site):
-    expected = [f"{uri}: {gap}" for uri, gap in sorted(ZENSICAL_GAPS.items())]
-    assert compare_sites(site_dir, zensical_site) == expected
-
-
-def test_the_comparison_sees_a_page_rendered_differently(site_dir, tmp_path):
-    """The check above can fail: a Zensical page whose output block lost its text is caught."""
+def test_the_comparison_sees_each_part_rendered_differently(site_dir, tmp_path):
+    """The check above can fail: a Zensical page whose output lost its text, whose article and
+    navigation link elsewhere and whose search dialog lost its name is caught, part by part."""
     page = tmp_path / "course" / "loops" / "index.html"
     page.parent.mkdir(parents=True)
     soup = BeautifulSoup((site_dir / "course/loops/index.html").read_text("utf-8"), "html.parser")
     soup.select_one(f"{ARTICLE} .highlight .filename").find_parent().select_one("code").string = ""
+    soup.select_one(f"{ARTICLE} a[href]:not(.jd-view)")["href"] = "../nowhere/"
+    soup.select_one("nav.md-nav--primary a[href]")["href"] = "../nowhere/"
+    del soup.select_one('[data-md-component="search"]')["aria-label"]
     page.write_text(str(soup), encoding="utf-8")
     differences = [line for line in compare_sites(site_dir, tmp_path) if "loops/:" in line]
-    assert [line.split(": ")[1] for line in differences] == ["outputs", "text"]
+    parts = ["outputs", "text", "article links", "header", "nav"]
+    assert [line.split(": ")[1] for line in differences] == parts
 
 
-def test_every_chart_and_notebook_link_of_the_zensical_site_resolves(zensical_site):
-    missing = []
-    for url in page_urls(zensical_site):
-        article = soup_of(zensical_site, url).select_one(ARTICLE)
-        targets = [img["src"] for img in article.select("img")]
-        targets += [a["href"] for a in article.select("a.jd-download")]
-        for target in targets:
-            here = zensical_site / (url if url.endswith("/") else Path(url).parent)
-            file = (here / target.split("#")[0]).resolve()
-            missing += [] if file.is_file() else [f"{url}: {target}"]
-    assert not missing
+# ---------------------------------------------------------------- in a browser
+
+HEADER_HEIGHT = "() => document.querySelector('header.md-header').getBoundingClientRect().height"
+
+
+@pytest.mark.parametrize("width", [1280, 412])
+def test_the_zensical_header_is_as_tall_as_the_mkdocs_one(browser, base_url, zensical_url, width):
+    """Zensical draws its own header; a template of Material's inside it (the search dialog
+    once) stretched it to ~108 px with an unstyled form."""
+    heights = {}
+    for name, url in (("MkDocs", base_url), ("Zensical", zensical_url)):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.route(FOREIGN, lambda route: route.abort("blockedbyclient"))
+        page.goto(url + "course/loops/", wait_until="load")
+        heights[name] = page.evaluate(HEADER_HEIGHT)
+        page.close()
+    assert abs(heights["MkDocs"] - heights["Zensical"]) <= HEADER_SLACK_PX, heights
+
+
+LINKS_AND_ANCHORS = """() => ({
+    links: [...document.querySelectorAll('a[href]')].map(a => a.href)
+        .concat([...document.images].map(image => image.src)),
+    anchors: [...document.querySelectorAll('[id]')].map(e => e.id)
+        .concat([...document.querySelectorAll('a[name]')].map(a => a.name)),
+})"""
+
+
+def dead_links(browser, base_url: str, urls: list[str]) -> list[str]:
+    """Open every page and follow every link (and image) that stays on the site: a page's anchor
+    must name an element on it, and any other file must be served. One line per dead link,
+    with the first page that has it."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.route(FOREIGN, lambda route: route.abort("blockedbyclient"))
+    anchors: dict[str, set[str]] = {}  # a page's address -> the anchors on it
+    linked_from: dict[str, str] = {}  # a link's target -> the first page with it
+    for url in urls:
+        page.goto(base_url + url, wait_until="load")
+        found = page.evaluate(LINKS_AND_ANCHORS)
+        anchors[base_url + url] = set(found["anchors"])
+        for link in found["links"]:
+            if link.startswith(base_url):
+                linked_from.setdefault(link, url)
+    served: dict[str, bool] = {}  # a file's address (not a page) -> whether it is served
+    dead = []
+    for link, source in sorted(linked_from.items()):
+        address, _, anchor = link.partition("#")
+        if address in anchors:
+            alive = not anchor or anchor in anchors[address]
+        else:  # a chart's "#only-light" picks a colour scheme; no anchor to check in a file
+            if address not in served:
+                served[address] = context.request.get(address).ok
+            alive = served[address]
+        dead += [] if alive else [f"{source or '/'}: {link.removeprefix(base_url)}"]
+    context.close()
+    return dead
+
+
+def test_no_link_of_the_zensical_build_leads_nowhere(browser, zensical_url, zensical_site):
+    assert dead_links(browser, zensical_url, page_urls(zensical_site)) == []
+
+
+def test_the_link_check_finds_a_missing_page_file_and_anchor(browser, tmp_path):
+    """The check above can fail: each kind of dead link is reported, and live ones are not."""
+    (tmp_path / "page").mkdir()
+    (tmp_path / "page" / "index.html").write_text('<h2 id="here">Here</h2>', encoding="utf-8")
+    (tmp_path / "file.txt").write_text("a file", encoding="utf-8")
+    links = ["page/", "page/#here", "file.txt", "gone/", "gone.txt", "page/#nowhere", "#top"]
+    home = "".join(f'<a href="{link}">{link}</a>' for link in links) + '<img src="gone.svg">'
+    (tmp_path / "index.html").write_text(f'<p id="top">{home}</p>', encoding="utf-8")
+    with serve(tmp_path) as url:
+        dead = dead_links(browser, url, ["", "page/"])
+    assert dead == ["/: gone.svg", "/: gone.txt", "/: gone/", "/: page/#nowhere"]
+
+
+# ---------------------------------------------------------------- the installed Zensical
+
+STAMP_EXTENSION = """
+import os
+from markdown import Extension
+from markdown.postprocessors import Postprocessor
+
+class Stamp(Postprocessor):
+    def run(self, text):
+        return text + "<p>stamp " + os.environ["STAMP"] + "</p>"
+
+class StampExtension(Extension):
+    def __init__(self, **kwargs):
+        self.config = {"outputs": ["", "the cache key"]}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md):
+        md.postprocessors.register(Stamp(md), "stamp", 0)
+
+def makeExtension(**kwargs):
+    return StampExtension(**kwargs)
+"""
+
+
+def test_the_installed_zensical_renders_a_page_again_when_an_extension_option_changes(tmp_path):
+    """What a warm Zensical build relies on (engine/site/run_step.py): a page is rendered again
+    when the extension's `outputs` option changes, and kept while it does not. Checked on the
+    installed Zensical, so an upgrade that keys its cache otherwise fails here."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nSame text.\n", encoding="utf-8")
+    (tmp_path / "stamp.py").write_text(STAMP_EXTENSION, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        textwrap.dedent("""\
+            site_name: stamp
+            markdown_extensions:
+              - stamp:
+                  outputs: !ENV [OUTPUTS, ""]
+            """),
+        encoding="utf-8",
+    )
+
+    def build(outputs: str, stamp: str) -> str:
+        env = dict(os.environ, PYTHONPATH=str(tmp_path), OUTPUTS=outputs, STAMP=stamp)
+        command = [sys.executable, "-m", "zensical", "build", "--strict"]
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+    assert "stamp 1" in build("a", "1")
+    assert "stamp 1" in build("a", "2")  # kept: the text and the option are the same
+    assert "stamp 2" in build("b", "2")  # the option changed: rendered again
