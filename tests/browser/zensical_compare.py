@@ -20,7 +20,7 @@ ARTICLE = "article.md-content__inner"
 OUTPUT_TITLE = re.compile(r"(Output|Raises)\b")
 FACT = "✔ Checked on every build:"  # a fact line under its block
 CHECK = "Checked on every build:"  # a folded check's title
-BAD = "❌ Don't:"  # a pair's first admonition; the one after it is its ✅
+BAD = "Don't:"  # a pair's first admonition (its ❌ is drawn, no text); the next is its ✅
 
 
 def article_features(site_dir: Path, page_uri: str) -> dict:
