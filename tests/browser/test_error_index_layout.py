@@ -84,9 +84,7 @@ def test_the_message_in_an_entry_heading_is_for_search_only(open_page):
     assert not copies.first.is_visible()
     heading = visit.page.locator("h3[id^='error-']").first
     assert heading.evaluate("h => h.innerText.split('\\n')[0].length") <= 90
-    assert visit.page.get_by_role("heading", level=3).first.evaluate(
-        "h => h.querySelector('.jd-search-words').getAttribute('aria-hidden')"
-    ) == "true"
+    assert heading.locator(".jd-search-words").get_attribute("aria-hidden") == "true"
 
 
 def taught_sentences() -> dict[str, set[str]]:
