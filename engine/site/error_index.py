@@ -295,10 +295,11 @@ def _entry(entry: Entry, here: str, notes: str, status) -> str:
     claim_ids = [case.claim_id for case in entry.cases]
     checked = f"**JAX releases**: {status(claim_ids)} ({noun}{notes})."
     raised = f"**Raised on this site** at:\n\n{places}"
-    # Search indexes the entry by what names the error (message, cause, fix), so a pasted
-    # message finds it first; the example and the places repeat what the pages say.
+    # Search indexes the entry by what names the error (message, cause, fix); the example and
+    # the places repeat what the pages say. A <section>, as Material's search ends an exclusion
+    # at the first closing tag of the same name (a <div> holds <div>s).
     more = "\n\n".join([_folded(example), raised, checked])
-    more = f'<div class="jd-error-more" data-search-exclude markdown>\n\n{more}\n\n</div>'
+    more = f'<section class="jd-error-more" data-search-exclude markdown>\n\n{more}\n\n</section>'
     return "\n\n".join([heading, said, cause, fix, taught, more])
 
 
