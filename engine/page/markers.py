@@ -58,6 +58,31 @@ def _expectation(args: str) -> Expectation:
     return Expectation("asserts") if match[3] else Expectation(match[1], match[2])
 
 
+ERROR_GROUPS = (  # the error index's groups, in its order: what the reader was doing
+    "control flow",
+    "arguments and static arguments",
+    "arrays, shapes and indexing",
+    "classes and pytrees",
+    "caching, AOT and export",
+    "debugging tools",
+    "devices, memory and callbacks",
+)
+
+
+def _index_entry(args: str) -> tuple[str, str]:
+    group, _, summary = (part.strip() for part in args.partition("|"))
+    if group not in ERROR_GROUPS or not summary:
+        groups = ", ".join(ERROR_GROUPS)
+        raise ValueError(f"needs 'GROUP | plain summary', GROUP one of: {groups}; got '{args}'")
+    return group, summary
+
+
+def _sentence(args: str) -> str:
+    if not args.endswith(".") or re.search(r"[.!?]\s+[A-Z]", args):
+        raise ValueError(f"needs one sentence, ending with a full stop; got '{args}'")
+    return args
+
+
 def _file_name(args: str) -> str:
     if not re.fullmatch(r"\w[\w.-]*\.py", args):
         raise ValueError(f"needs a Python file's name like 'app.py' (no folders), got '{args}'")
@@ -161,6 +186,26 @@ SPECS = (
         "namespace, on every build; its `assert`s prove the statement (a fact).",
         parse=_text("the statement its asserts prove"),
         field="check",
+    ),
+    MarkerSpec.single(
+        "index: GROUP | summary",
+        "On a ❌ `raises` block of JAX's error: it teaches the error index entry of that error, "
+        f"listed under GROUP ({', '.join(ERROR_GROUPS)}) and headed by the summary; with "
+        "`cause` and `fix`.",
+        parse=_index_entry,
+        field="index",
+    ),
+    MarkerSpec.single(
+        "cause: sentence",
+        "The error's cause in one sentence, for its index entry.",
+        parse=_sentence,
+        field="cause",
+    ),
+    MarkerSpec.single(
+        "fix: sentence",
+        "The error's fix in one sentence, for its index entry.",
+        parse=_sentence,
+        field="fix",
     ),
     MarkerSpec.single(
         "snippet: NAME",

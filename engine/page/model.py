@@ -59,6 +59,9 @@ class Block:
     file: str | None = None  # shown as this file, and saved as it in the page's temporary folder
     fact: str | None = None
     check: str | None = None  # a folded check of the block before it; its fact is this too
+    index: tuple[str, str] | None = None  # a ❌ block's error index entry: (group, summary)
+    cause: str | None = None  # and that entry's cause and fix, one sentence each
+    fix: str | None = None
     section: str = ""  # the heading the block sits under, for the version notes
     number: int = 0  # its place among the page's blocks, from 1 (fenced code runs as
     # "<example N>": one name per block, so JAX never takes two blocks' lines for one call site)

@@ -27,6 +27,7 @@ ENGINE_FILES = (
     "page/markers.py",
     "page/parser.py",
     "run/execute.py",
+    "run/raiser.py",
     "run/figures.py",
     "run/child.py",
     "run/results.py",

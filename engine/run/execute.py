@@ -20,7 +20,7 @@ import warnings
 from pathlib import Path
 
 from engine.page.model import ROOT, Block
-from engine.run import terminal
+from engine.run import raiser, terminal
 from engine.run.figures import MissingAltText, collect_figures
 from engine.run.guard import refusing_writes
 from engine.run.results import Failure, Kind, Outcome, PageFailure, first_line
@@ -140,6 +140,7 @@ def _run_captured(
         _log_shown(buffer),
         warnings.catch_warnings(),
         _time_limit(block),
+        _watched(block) as raised,
     ):
         warnings.simplefilter("always")
         warnings.showwarning = show_warning
@@ -150,8 +151,16 @@ def _run_captured(
             summary = f"block did not finish within {block.timeout:g} s"
             raise _failure(block, Kind.TIMEOUT, summary, advice=TIMEOUT_ADVICE) from error
         except (Exception, SystemExit) as error:  # sys.exit() ends the block, not the page
+            raiser.remember(error, raised)
             return error, seen_warnings
     return None, seen_warnings
+
+
+def _watched(block: Block):
+    """Which module raises a ❌ block's error (``engine.run.raiser``); nothing else is watched."""
+    if "jax" not in sys.modules or not (block.bad and block.bad.mode == "raises"):
+        return contextlib.nullcontext({})
+    return raiser.watched({fence_filename(block), block.filename})
 
 
 @contextlib.contextmanager
@@ -241,6 +250,7 @@ def _check_contract(
         raise _failure(block, Kind.CONTRACT, summary, error=error)
     outcome.error_type = type(error).__name__
     outcome.error_message = terminal.steady(terminal.clean(str(error).strip()))
+    outcome.raised_in = raiser.raised_in(error)
 
 
 def _unexpected(block: Block, error: BaseException) -> PageFailure:

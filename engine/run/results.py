@@ -43,6 +43,7 @@ class Outcome(_Record):
     output: str = ""
     error_type: str = ""  # the class a ❌ block raised as declared ("" when it raised nothing)
     error_message: str = ""
+    raised_in: str = ""  # the module whose code raised it (the error index lists JAX's)
     figures: list[Figure] = field(default_factory=list)
     seconds: float = 0.0
     skipped: bool = False

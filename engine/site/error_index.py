@@ -1,11 +1,13 @@
-"""The error index: every error a ❌ ``raises`` block of the course and track pages raises, read
-from this build's results, never typed.
+"""The error index: every error that JAX raised in a ❌ ``raises`` block of the course and track
+pages, read from this build's results, never typed.
 
 One entry per exception class of JAX's own (``TracerBoolConversionError``...), and one per
-distinct message for Python's generic classes (``TypeError``, ``ValueError``...). An entry is
-headed by the class and the first line of the captured message, with the parts that change from
-program to program (names, shapes, numbers, places in the reader's code) shown as ``…``. The
-hook renders it on the page with ``<!-- error-index -->`` and links each ❌ block to its entry.
+distinct message for Python's generic classes (``TypeError``, ``ValueError``...), the parts
+that change from program to program (names, shapes, numbers, places in the reader's code) shown
+as ``…``. Only errors raised by JAX's code (``Outcome.raised_in``) count: a failed ``assert``
+is not JAX's. One ❌ block of each entry teaches it: its ``index``, ``cause`` and ``fix`` markers
+give the entry's group, short heading and two sentences; the entry shows the message it raised.
+The hook renders the index with ``<!-- error-index -->`` and links each ❌ block to its entry.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import builtins
 import difflib
 import functools
 import hashlib
+import html
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -22,7 +25,8 @@ from dataclasses import dataclass, field
 from nbconvert.filters import strip_ansi
 
 from engine.page.claims import by_block
-from engine.page.model import Block, Page
+from engine.page.markers import ERROR_GROUPS
+from engine.page.model import Block, MarkupError, Page
 from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run.results import Outcome, PageResult, first_line
@@ -32,11 +36,14 @@ INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
 PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
+JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
+TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
 # GAP (keeping the words around it that say what it is).
 _VARIABLE = [
     (re.compile(r"<example \d+>(?::\d+)?"), f"<example {GAP}>"),  # a place on a page
+    (re.compile(r"\b(function) [A-Za-z_][\w.]*(?= at )"), rf"\1 {GAP}"),  # the reader's name
     (re.compile(r"<(function|bound method|class|module) [^<>]*>"), rf"<\1 {GAP}>"),
     (re.compile(r"(?<![\w.])'(?:\([^)]*\)|\[[^\]]*\])'"), f"'{GAP}'"),  # a quoted tuple
     (re.compile(r"\b((?:u?int|float|bfloat|complex)\d+|bool)\[[^\]]+\]"), rf"\1[{GAP}]"),
@@ -64,6 +71,10 @@ class Case:
     def first_line(self) -> str:
         return first_line(strip_ansi(self.outcome.error_message))
 
+    @property
+    def teaches(self) -> bool:
+        return any(getattr(self.block, name) for name in TEACHING)
+
 
 @dataclass
 class Entry:
@@ -71,6 +82,15 @@ class Entry:
     line: str  # the first line of the message, variable parts as GAP
     anchor: str
     cases: list[Case] = field(default_factory=list)
+
+    @property
+    def teacher(self) -> Case:
+        """The ❌ block whose markers say what the entry is (``check`` makes sure of one)."""
+        return next(case for case in self.cases if case.teaches)
+
+    @property
+    def group(self) -> str:
+        return self.teacher.block.index[0]
 
     @property
     def smallest(self) -> Case:
@@ -86,8 +106,13 @@ def indexed(path: str) -> bool:
     return path.startswith(teaching)
 
 
+def raised_by_jax(outcome: Outcome) -> bool:
+    """Raised by JAX's code (``engine.run.raiser`` records which module raised)."""
+    return outcome.raised_in.split(".")[0] in JAX_PACKAGES
+
+
 def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
-    """Every ❌ ``raises`` block of the indexed pages that raised, in page order."""
+    """Every ❌ ``raises`` block of the indexed pages that JAX's error stopped, in page order."""
     found = []
     for path in sorted(pages):
         if not indexed(path) or path not in results:
@@ -95,7 +120,7 @@ def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
         page, outcomes = pages[path], results[path].outcomes
         ids = by_block(page)
         for index, block in enumerate(page.blocks):
-            if not (block.bad and block.bad.mode == "raises" and outcomes[index].error_type):
+            if not (block.bad and block.bad.mode == "raises" and raised_by_jax(outcomes[index])):
                 continue
             claim, good = ids[(index, "contract")], page.blocks[index + 1]
             found.append(
@@ -142,7 +167,8 @@ def merged(lines: list[str]) -> str:
 
 
 def entries(found: list[Case]) -> list[Entry]:
-    """The index: JAX's own classes first, then the generic ones, each sorted by name."""
+    """The index: JAX's own classes first, then the generic ones, each sorted by name (the
+    groups are ordered when the page is rendered)."""
     groups: dict[tuple[str, str], list[Case]] = {}
     for case in found:
         groups.setdefault(group_key(case), []).append(case)
@@ -151,6 +177,35 @@ def entries(found: list[Case]) -> list[Entry]:
         line = merged([normalise(case.first_line) for case in members])
         made.append(Entry(error_type, line, _anchor(error_type, key, used), members))
     return sorted(made, key=lambda e: (generic(e.error_type), e.error_type.lower(), e.line.lower()))
+
+
+def check(pages: dict[str, Page], index: list[Entry]) -> None:
+    """Each entry is taught by exactly one of its ❌ blocks, with all three markers; no other
+    block carries them. Raises MarkupError listing every problem with its file and line."""
+    problems = []
+    listed = {(c.page, c.block.line) for entry in index for c in entry.cases}
+    for block in (b for page in pages.values() for b in page.blocks):
+        given = [name for name in TEACHING if getattr(block, name)]
+        if given and len(given) < len(TEACHING):
+            missing = ", ".join(f"<!-- {name}: ... -->" for name in TEACHING if name not in given)
+            problems.append(f"{block.where}: an error index entry also needs {missing}")
+        elif given and (block.page, block.line) not in listed:
+            problems.append(
+                f"{block.where}: markers {', '.join(TEACHING)} are for a ❌ block of a course or "
+                "track page whose error JAX raised (this one's is not in the error index)"
+            )
+    for entry in index:
+        teachers = [c.block.where for c in entry.cases if c.teaches]
+        if len(teachers) != 1:
+            places = ", ".join(c.block.where for c in entry.cases)
+            problems.append(
+                f"{entry.cases[0].block.where}: the error index entry {entry.error_type}: "
+                f"{entry.line!r} needs its group, summary, cause and fix given once, on one of "
+                f"its ❌ blocks ({places}) with <!-- index: GROUP | summary -->, <!-- cause: "
+                f"... --> and <!-- fix: ... -->; {len(teachers)} blocks give them"
+            )
+    if problems:
+        raise MarkupError("\n".join(problems))
 
 
 def _anchor(error_type: str, key: str, used: set[str]) -> str:
@@ -179,6 +234,7 @@ class Index:
     @classmethod
     def of(cls, pages: dict[str, Page], results: dict[str, PageResult]) -> Index:
         found = entries(cases(pages, results))
+        check({path: page for path, page in pages.items() if path in results}, found)
         notes = version_notes.NOTES_PAGE in pages
         return cls(found, INDEX_PAGE in pages, notes, by_block_of(found))
 
@@ -202,27 +258,49 @@ class Index:
 
 
 def render(index: list[Entry], page_path: str, status, notes_page: str = "") -> str:
-    """Every entry's Markdown. ``status(claim_ids)`` says on which JAX releases the ❌ blocks
-    hold (the version notes' words); ``notes_page`` is linked for the details, if given."""
+    """Every entry's Markdown, under the group of what the reader was doing. ``status(claim_ids)``
+    says on which JAX releases the ❌ blocks hold (the version notes' words); ``notes_page`` is
+    linked for the details, if given."""
     if not index:
-        return "No ❌ example on the site raises an error yet.\n"
+        return "No ❌ example on the site raises an error of JAX's yet.\n"
     here = posixpath.dirname(page_path)
     notes = f"; [version notes]({posixpath.relpath(notes_page, here)})" if notes_page else ""
     count = f"{len(index)} errors, raised by {sum(len(e.cases) for e in index)} ❌ examples."
-    return count + "\n\n" + "\n".join(_entry(e, here, notes, status) for e in index)
+    parts = [count]
+    for group in ERROR_GROUPS:
+        members = [entry for entry in index if entry.group == group]
+        if members:
+            parts.append(f"## {group[0].upper()}{group[1:]}")
+            parts += [_entry(entry, here, notes, status) for entry in members]
+    return "\n\n".join(parts) + "\n"
 
 
 def _entry(entry: Entry, here: str, notes: str, status) -> str:
-    example = entry.smallest
-    heading = f"## `{entry.error_type}`: {_inline(entry.line)} {{ #{entry.anchor} }}"
-    section = example.block.section or example.page_title
-    cause = f"**Cause and fix**: {_link(example, here, section)} ({example.page_title})."
+    teacher, example = entry.teacher, entry.smallest
+    summary = teacher.block.index[1]
+    message = f"{entry.error_type}: {teacher.first_line}"
+    said = f'<p class="jd-error-message"><code>{html.escape(message)}</code></p>'
+    # Search ranks a section by its heading's words far above its text, so the heading also
+    # holds the message, hidden (the reader sees it once, under the heading), and the table of
+    # contents takes the short title alone.
+    words = f'<span class="jd-search-words" aria-hidden="true"> {_inline(message)}</span>'
+    label = f"{entry.error_type}: {summary}".replace("`", "").replace('"', "'")
+    attributes = f'{{ #{entry.anchor} data-toc-label="{label}" }}'
+    heading = f"### {entry.error_type}: {summary}{words} {attributes}"
+    cause = f"**Cause**: {teacher.block.cause}\n{{: .jd-cause }}"
+    fix = f"**Fix**: {teacher.block.fix}\n{{: .jd-fix }}"
+    taught = f"**Taught in**: {_link(teacher, here, _place(teacher))}"
     places = "\n".join(f"- {_link(case, here, _place(case))}" for case in entry.cases)
     noun = "the ❌ example" if len(entry.cases) == 1 else f"the {len(entry.cases)} ❌ examples"
     claim_ids = [case.claim_id for case in entry.cases]
     checked = f"**JAX releases**: {status(claim_ids)} ({noun}{notes})."
     raised = f"**Raised on this site** at:\n\n{places}"
-    return "\n\n".join([heading, cause, _folded(example), raised, checked]) + "\n"
+    # Search indexes the entry by what names the error (message, cause, fix); the example and
+    # the places repeat what the pages say. A <section>, as Material's search ends an exclusion
+    # at the first closing tag of the same name (a <div> holds <div>s).
+    more = "\n\n".join([_folded(example), raised, checked])
+    more = f'<section class="jd-error-more" data-search-exclude markdown>\n\n{more}\n\n</section>'
+    return "\n\n".join([heading, said, cause, fix, taught, more])
 
 
 def _folded(case: Case) -> str:
@@ -254,8 +332,8 @@ def _place(case: Case) -> str:
 
 
 def _inline(text: str) -> str:
-    """Text for a heading or a link: Markdown and HTML characters shown as themselves."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text for a heading: Markdown and HTML characters shown as themselves."""
+    text = html.escape(text, quote=False)
     return re.sub(r"([\\`*_\[\]{}#|])", r"\\\1", text)
 
 

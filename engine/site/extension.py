@@ -76,7 +76,7 @@ class PageHtml(Postprocessor):
         if not getattr(self.md, "jitdocs_page", None):
             return text
         site = published()
-        html = render.unwrap_plain_tokens(render.colour_outputs(site, text))
+        html = render.draw_symbols(render.unwrap_plain_tokens(render.colour_outputs(site, text)))
         return site.kept.sections(html)
 
 

@@ -69,7 +69,7 @@ class SiteHook:
         if not notebook_view.is_view(page):  # a page: rendered whole by engine.site.render
             return content
         content = notebook_view.on_page_content(content, page, config, files)
-        return self.site.kept.sections(render.unwrap_plain_tokens(content))
+        return self.site.kept.sections(render.draw_symbols(render.unwrap_plain_tokens(content)))
 
     def on_env(self, env, config, files):
         return self.site.kept.templates(env)

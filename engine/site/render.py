@@ -229,6 +229,26 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
     return f"{directive.indent}{badge}\n"
 
 
+# ❌ and ✅ as elements that CSS draws (docs/assets/jitdocs.css), named for screen readers: as
+# characters they need an emoji font, and show as empty boxes without one.
+SYMBOLS = {"❌": ("wrong", "Wrong"), "✅": ("right", "Right")}
+SYMBOL = re.compile("([❌✅])\ufe0f?")
+TEXT_OR_MARKUP = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<[^>]*>)", re.DOTALL)
+
+
+def draw_symbols(content: str) -> str:
+    """Each ❌ and ✅ in the page's text, not in its code or inside a tag, as a drawn symbol."""
+    pieces = TEXT_OR_MARKUP.split(content)
+    for i in range(0, len(pieces), 2):  # the text between the markup
+        pieces[i] = SYMBOL.sub(_symbol, pieces[i])
+    return "".join(pieces)
+
+
+def _symbol(match: re.Match) -> str:
+    kind, name = SYMBOLS[match[1]]
+    return f'<span class="jd-symbol jd-symbol--{kind}" role="img" aria-label="{name}"></span>'
+
+
 # Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
 # Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')

@@ -10,7 +10,8 @@ from served_site import html_of
 
 INDEX = "reference/error-index/"
 # Phrases a reader pastes from the error they got, each the start of a message the pinned JAX
-# printed (the test checks that the entry's heading holds it, so the phrase is a real one).
+# printed (the test checks that the message under the entry's heading holds it, so the phrase is
+# a real one).
 PHRASES = {
     "Abstract tracer value encountered": "error-concretizationtypeerror",
     "Non-hashable static arguments are not supported": (
@@ -23,8 +24,12 @@ PHRASES = {
 @pytest.mark.parametrize("phrase", PHRASES)
 def test_searching_a_message_lists_its_index_entry_first(open_page, site_dir, phrase):
     anchor = PHRASES[phrase]
-    heading = re.search(rf'<h2 id="{anchor}">(.*?)</h2>', html_of(site_dir, INDEX), re.S)
-    assert heading and phrase in re.sub(r"<[^>]+>", "", heading[1]), (anchor, "not in the index")
+    entry = re.search(
+        rf'<h3 id="{anchor}">.*?</h3>.*?<p class="jd-error-message">(.*?)</p>',
+        html_of(site_dir, INDEX),
+        re.S,
+    )
+    assert entry and phrase in re.sub(r"<[^>]+>", "", entry[1]), (anchor, "not in the index")
     visit = open_page(real_search=True)
     visit.goto("")
     page = visit.page
@@ -43,7 +48,7 @@ def test_searching_a_message_lists_its_index_entry_first(open_page, site_dir, ph
 
 
 def test_every_error_link_lands_on_an_entry(site_dir):
-    ids = set(re.findall(r'<h2 id="(error-[\w-]+)"', html_of(site_dir, INDEX)))
+    ids = set(re.findall(r'<h3 id="(error-[\w-]+)"', html_of(site_dir, INDEX)))
     assert len(ids) >= 25
     linked = set()
     for path in sorted(site_dir.glob("*/*/index.html")):

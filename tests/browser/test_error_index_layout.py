@@ -1,0 +1,132 @@
+"""The error index (issue #50) as a reader meets it: it fits a phone, each entry explains its
+error in a cause and a fix sentence that come from the teaching pages, and the ❌/✅ marks are
+drawn by the site, not by an emoji font."""
+
+from __future__ import annotations
+
+import pytest
+from served_site import ROOT, soup_of
+
+from engine.page.parser import read_pages
+from engine.site.error_index import INDEX_PAGE
+
+INDEX = "reference/error-index/"
+PHONE = {"width": 412, "height": 915}
+
+# How wide the page can scroll, and each element that reaches past its right edge (not counting
+# what scrolls inside a code block or a table's own scroll box).
+OVERFLOW = """() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = 'pre, .md-typeset__scrollwrap';
+    const wide = [...document.querySelectorAll('article *')]
+        .filter(e => e.getBoundingClientRect().right > width + 0.5)
+        .filter(e => !e.parentElement.closest(scrolls))
+        .map(e => e.tagName + (e.id ? '#' + e.id : '') + ' ' + e.textContent.slice(0, 40));
+    return {width, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 10)};
+}"""
+
+# Each drawn mark: its name for screen readers, its box, its text, and what paints it.
+SYMBOLS = """() => [...document.querySelectorAll('article .jd-symbol')].map(e => {
+    const box = e.getBoundingClientRect();
+    const style = getComputedStyle(e);
+    return {role: e.getAttribute('role'), name: e.getAttribute('aria-label'),
+            width: box.width, height: box.height, text: e.textContent,
+            background: style.backgroundColor,
+            stroke: getComputedStyle(e, '::before').content};
+})"""
+
+# The article's text outside code: where a ❌ or ✅ character would need an emoji font.
+TEXT_OUTSIDE_CODE = """() => {
+    const copy = document.querySelector('article').cloneNode(true);
+    copy.querySelectorAll('pre, code').forEach(e => e.remove());
+    return copy.textContent;
+}"""
+
+
+def test_the_index_fits_a_phone_412_px_wide(open_page):
+    visit = open_page()
+    visit.page.set_viewport_size(PHONE)
+    visit.goto(INDEX)
+    visit.scroll_through()  # sections below the first screen are laid out as they near it
+    found = visit.page.evaluate(OVERFLOW)
+    assert found["scroll"] <= found["width"], found
+    assert not found["wide"], found
+    assert not visit.problems(), visit.problems()
+
+
+@pytest.mark.parametrize("address", [INDEX, "course/control-flow/"])
+def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
+    """A drawn mark has no text, so no font can fail it: it is an element with a size, a coloured
+    disc and a stroke from CSS, and a name a screen reader says."""
+    visit = open_page()
+    visit.page.set_viewport_size(PHONE)
+    visit.goto(address)
+    visit.scroll_through()
+    marks = visit.page.evaluate(SYMBOLS)
+    assert {mark["name"] for mark in marks} == {"Wrong", "Right"}, marks[:3]
+    for mark in marks:
+        assert mark["role"] == "img" and mark["text"] == "", mark
+        assert mark["width"] > 8 and mark["height"] > 8, mark
+        assert mark["background"] not in ("", "rgba(0, 0, 0, 0)"), mark
+        assert mark["stroke"] == '""', mark  # the cross or tick: a pseudo-element, not a glyph
+    text = visit.page.evaluate(TEXT_OUTSIDE_CODE)
+    assert "❌" not in text and "✅" not in text
+
+
+def test_the_message_in_an_entry_heading_is_for_search_only(open_page):
+    """The reader sees the message once, under the heading; the copy in the heading (which
+    search ranks by) takes no room and no screen reader reads it."""
+    visit = open_page()
+    visit.page.set_viewport_size(PHONE)
+    visit.goto(INDEX)
+    copies = visit.page.locator("h3 .jd-search-words")
+    assert copies.count() >= 30
+    assert not copies.first.is_visible()
+    heading = visit.page.locator("h3[id^='error-']").first
+    assert heading.evaluate("h => h.innerText.split('\\n')[0].length") <= 90
+    assert heading.locator(".jd-search-words").get_attribute("aria-hidden") == "true"
+
+
+def taught_sentences() -> dict[str, set[str]]:
+    """The cause and fix sentences as the teaching pages' markers give them."""
+    blocks = [block for page in read_pages([]) for block in page.blocks if block.index]
+    return {"cause": {b.cause for b in blocks}, "fix": {b.fix for b in blocks}}
+
+
+def test_each_entry_has_a_cause_and_a_fix_from_the_teaching_pages(site_dir):
+    index = soup_of(site_dir, INDEX)
+    entries = index.select("h3[id^='error-']")
+    assert len(entries) >= 30
+    taught = taught_sentences()
+    source = (ROOT / INDEX_PAGE).read_text(encoding="utf-8")
+    for heading in entries:
+        said = {}
+        for kind in ("cause", "fix"):
+            part = heading.find_next(class_=f"jd-{kind}")
+            label = part.find("strong").extract().get_text()
+            assert label.lower() == kind, (heading["id"], label)
+            said[kind] = " ".join(part.get_text().split()).removeprefix(":").strip()
+            assert said[kind].endswith("."), (heading["id"], said[kind])
+            assert " ".join(said[kind].split()) in as_text(taught[kind]), said[kind]
+            assert said[kind][:40] not in source, said[kind]  # generated, not typed here
+        assert said["cause"] != said["fix"]
+    assert len(taught["cause"]) == len(entries)  # one teaching ❌ block per entry
+
+
+def test_each_heading_is_short_and_the_message_sits_under_it(site_dir):
+    index = soup_of(site_dir, INDEX)
+    for heading in index.select("h3[id^='error-']"):
+        hidden = heading.find(class_="jd-search-words")  # the message again, for search only
+        assert hidden["aria-hidden"] == "true", heading
+        hidden.extract()
+        title = heading.get_text(" ", strip=True).removesuffix("¶").strip()
+        in_code = sum(len(code.get_text()) for code in heading.find_all("code"))
+        assert len(title) <= 90 and 2 * in_code <= len(title), title  # not a message in code
+        message = heading.find_next(class_="jd-error-message")
+        name = title.split(":")[0].strip()
+        assert message is not None and message.get_text().startswith(f"{name}: "), title
+
+
+def as_text(markdown: set[str]) -> set[str]:
+    """Sentences as the page shows them: inline code without its backticks, spaces single."""
+    return {" ".join(sentence.replace("`", "").split()) for sentence in markdown}
