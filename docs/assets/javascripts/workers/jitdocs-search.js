@@ -1,60 +1,57 @@
 // The site's search worker: Material for MkDocs' own worker (its file is named in this script's
 // query string, `?material=search.<hash>.min.js`: engine/site/overrides/main.html points the page
-// here), with one change in how it reads a query. Material gives each word typed a trailing
-// wildcard, so that a word still being typed matches; and lunr runs no pipeline on a wildcard
-// word. So the index's words went through mkdocs.yml's search pipeline (stop words dropped,
-// stemmed) and the query's did not: "recompiling*" never met the stem "recompil", and "a*" or
-// "how*" matched every word that starts so, outweighing the words that carry the question.
-// Here each wildcard word goes through the same pipeline first: a stop word is dropped (unless
-// nothing else is left), any other word is stemmed and keeps its wildcard. Material reads the
-// parsed query (and so the words it marks as found, and highlights) through the same parser.
+// here), with two changes, so that a learner's question finds the section that answers it.
+// tests/search/quality.py measures them (issue #52).
 "use strict"
 
-let pipeline = []  // the index's pipeline, from the set-up message (mkdocs.yml: search: pipeline)
+// 1. A page's own entry weighs as much as one of its sections. Material multiplies the page's
+// entry (the text above its first section) by about 2.5 over its sections' (`1 + boost ** 2`,
+// where a page's boost starts at 1), so the page's opening came first for any question on it,
+// above the section that answers it. Its lunr boost, set here before Material indexes it, undoes
+// that.
+const PAGE_WEIGHT = 0.4
+let stemming = false  // whether the index's words were stemmed (mkdocs.yml: search: pipeline)
 addEventListener("message", event => {
   if (!event.data || event.data.type !== 0) return  // not the set-up message
-  pipeline = event.data.data.config.pipeline || []
-  weighPagesAsSections(event.data.data.docs)
-})
-
-// Material multiplies a page's own entry (the text above its first section) by about 2.5 over
-// its sections' (`1 + boost ** 2`, where a page's boost starts at 1): so for any question the
-// page's opening came first, above the section that answers it. Its lunr boost here undoes that.
-const PAGE_WEIGHT = 0.4
-function weighPagesAsSections(docs) {
-  for (const doc of docs)
+  stemming = (event.data.data.config.pipeline || []).includes("stemmer")
+  for (const doc of event.data.data.docs)
     if (!doc.location.includes("#")) doc.boost = (doc.boost ?? 1) * PAGE_WEIGHT
-}
+})
 
 const material = new URLSearchParams(self.location.search).get("material") || ""
 if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
   throw new Error(`jitdocs-search.js: no Material search worker named (${material})`)
 importScripts(material)
-
 const lunr = self.lunr
+
+// 2. A query's words are read as the index's were. Material gives each word typed a trailing
+// wildcard (so that a word still being typed matches), and lunr runs no pipeline on a wildcard
+// word: "recompiling*" never met the indexed stem "recompil", and "a*" or "how*" matched every
+// word that starts so, outweighing the words that carry the question. So here a word is trimmed
+// and stemmed, and keeps its wildcard; an English stop word is dropped (when other words are
+// left), except Python's keywords: "if", "for" or "while" name what a question is about. The
+// index keeps every word (mkdocs.yml's pipeline has no stopWordFilter), so those are found;
+// as whole words, since "for*" would match "format" and "forward". Material reads the parsed
+// query through the same parser, so the words it marks as found, and highlights, are these.
+const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not"])
 const WILDCARD_WORD = /^([^*]+)\*$/
 
-// The word as the index holds it, or undefined for a stop word (lunr's own functions, in the
-// pipeline's order).
 function asIndexed(word) {
-  let token = new lunr.Token(word, {})
-  for (const name of ["trimmer", "stopWordFilter", "stemmer"]) {
-    if (!pipeline.includes(name)) continue
-    token = lunr[name](token)
-    if (!token) return undefined
-  }
-  return token.toString()
+  const token = lunr.trimmer(new lunr.Token(word, {}))
+  const bare = token.toString()
+  if (!bare || (!KEYWORDS.has(bare) && !lunr.stopWordFilter(token))) return undefined
+  const indexed = stemming ? lunr.stemmer(token).toString() : bare
+  return KEYWORDS.has(bare) ? indexed : `${indexed}*`
 }
 
 function readAsIndexed(query) {
   const read = query.clauses.map(clause => {
     const word = WILDCARD_WORD.exec(clause.term)
     if (!word || clause.usePipeline) return clause  // lunr runs the pipeline on it itself
-    const indexed = asIndexed(word[1])
-    return indexed ? { ...clause, term: `${indexed}*` } : undefined  // "": all trimmed away
+    const term = asIndexed(word[1])
+    return term && { ...clause, term }
   })
-  if (read.some(clause => clause !== undefined))
-    query.clauses = read.filter(clause => clause !== undefined)
+  if (read.some(Boolean)) query.clauses = read.filter(Boolean)
 }
 
 const parse = lunr.QueryParser.prototype.parse
