@@ -34,24 +34,38 @@ const lunr = self.lunr
 // as whole words, since "for*" would match "format" and "forward". Material reads the parsed
 // query through the same parser, so the words it marks as found, and highlights, are these.
 const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not"])
+// Prepositions lunr's list lacks, which a question wraps around its subject ("inside jit").
+const MORE_STOP_WORDS = new Set(["inside", "within", "under", "using", "via", "through"])
 const WILDCARD_WORD = /^([^*]+)\*$/
 
-function asIndexed(word) {
+// 3. The site's subject, "jit" and "jax" (in any form: "jitted", "jits"), is dropped from a
+// query that has other words: nearly every question and every section holds it, so it tells the
+// sections apart no better than a stop word, yet wherever a heading held it ("Nested jits"), it
+// outweighed the words that carry the question.
+const SUBJECT = new Set(["jit", "jax"])  // as stemmed
+
+// The clause's term as the index holds its word, or undefined when the word is to be dropped
+// (and `dropping` is on).
+function asIndexed(word, dropping) {
   const token = lunr.trimmer(new lunr.Token(word, {}))
   const bare = token.toString()
-  if (!bare || (!KEYWORDS.has(bare) && !lunr.stopWordFilter(token))) return undefined
+  if (!bare) return undefined
+  const keyword = KEYWORDS.has(bare)
+  const stop = MORE_STOP_WORDS.has(bare) || (!keyword && !lunr.stopWordFilter(token))
   const indexed = stemming ? lunr.stemmer(token).toString() : bare
-  return KEYWORDS.has(bare) ? indexed : `${indexed}*`
+  if (dropping && (stop || SUBJECT.has(indexed))) return undefined
+  return keyword ? indexed : `${indexed}*`
 }
 
-function readAsIndexed(query) {
+function readAsIndexed(query, dropping = true) {
   const read = query.clauses.map(clause => {
     const word = WILDCARD_WORD.exec(clause.term)
     if (!word || clause.usePipeline) return clause  // lunr runs the pipeline on it itself
-    const term = asIndexed(word[1])
+    const term = asIndexed(word[1], dropping)
     return term && { ...clause, term }
   })
   if (read.some(Boolean)) query.clauses = read.filter(Boolean)
+  else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
 }
 
 const parse = lunr.QueryParser.prototype.parse
