@@ -1,6 +1,6 @@
 // The site's search worker: Material for MkDocs' own worker (its file is named in this script's
 // query string, `?material=search.<hash>.min.js`: engine/site/overrides/main.html points the page
-// here), with two changes, so that a learner's question finds the section that answers it.
+// here), with a few changes, so that a learner's question finds the section that answers it.
 // tests/search/quality.py measures them (issue #52).
 "use strict"
 
@@ -29,11 +29,12 @@ const lunr = self.lunr
 // word: "recompiling*" never met the indexed stem "recompil", and "a*" or "how*" matched every
 // word that starts so, outweighing the words that carry the question. So here a word is trimmed
 // and stemmed, and keeps its wildcard; an English stop word is dropped (when other words are
-// left), except Python's keywords: "if", "for" or "while" name what a question is about. The
+// left), except Python's keywords and `jnp.where`: "if", "for" or "where" name what a question is
+// about. The
 // index keeps every word (mkdocs.yml's pipeline has no stopWordFilter), so those are found;
 // as whole words, since "for*" would match "format" and "forward". Material reads the parsed
 // query through the same parser, so the words it marks as found, and highlights, are these.
-const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not"])
+const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not", "where"])
 // Prepositions lunr's list lacks, which a question wraps around its subject ("inside jit").
 const MORE_STOP_WORDS = new Set(["inside", "within", "under", "using", "via", "through"])
 const WILDCARD_WORD = /^([^*]+)\*$/
@@ -57,14 +58,22 @@ function asIndexed(word, dropping) {
   return keyword ? indexed : `${indexed}*`
 }
 
+// 4. The word itself outweighs the words it begins. lunr gives every word a wildcard expands to
+// the whole weight of the word typed, so a section holding many of them ("value", "values",
+// "ValueError") outscored one holding the word itself many times. So each word is searched
+// twice: as itself, with its weight, and as a beginning, with a part of it.
+const COMPLETION_WEIGHT = 0.3
 function readAsIndexed(query, dropping = true) {
-  const read = query.clauses.map(clause => {
+  const read = query.clauses.flatMap(clause => {
     const word = WILDCARD_WORD.exec(clause.term)
-    if (!word || clause.usePipeline) return clause  // lunr runs the pipeline on it itself
+    if (!word || clause.usePipeline) return [clause]  // lunr runs the pipeline on it itself
     const term = asIndexed(word[1], dropping)
-    return term && { ...clause, term }
+    if (!term) return []
+    if (!term.endsWith("*")) return [{ ...clause, term }]
+    const boost = clause.boost * COMPLETION_WEIGHT
+    return [{ ...clause, term: term.slice(0, -1) }, { ...clause, term, boost }]
   })
-  if (read.some(Boolean)) query.clauses = read.filter(Boolean)
+  if (read.length) query.clauses = read
   else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
 }
 
