@@ -12,7 +12,7 @@
 const PAGE_WEIGHT = 0.4
 let stemming = false  // whether the index's words were stemmed (mkdocs.yml: search: pipeline)
 addEventListener("message", event => {
-  if (!event.data || event.data.type !== 0) return  // not the set-up message
+  if (!self.lunr || !event.data || event.data.type !== 0) return  // not lunr's set-up message
   stemming = (event.data.data.config.pipeline || []).includes("stemmer")
   for (const doc of event.data.data.docs)
     if (!doc.location.includes("#")) doc.boost = (doc.boost ?? 1) * PAGE_WEIGHT
@@ -22,7 +22,7 @@ const material = new URLSearchParams(self.location.search).get("material") || ""
 if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
   throw new Error(`jitdocs-search.js: no Material search worker named (${material})`)
 importScripts(material)
-const lunr = self.lunr
+const lunr = self.lunr  // absent from another engine's worker (Zensical's), which runs untouched
 
 // 2. A query's words are read as the index's were. Material gives each word typed a trailing
 // wildcard (so that a word still being typed matches), and lunr runs no pipeline on a wildcard
@@ -77,9 +77,11 @@ function readAsIndexed(query, dropping = true) {
   else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
 }
 
-const parse = lunr.QueryParser.prototype.parse
-lunr.QueryParser.prototype.parse = function () {
-  const query = parse.call(this)
-  readAsIndexed(query)
-  return query
+if (lunr) {
+  const parse = lunr.QueryParser.prototype.parse
+  lunr.QueryParser.prototype.parse = function () {
+    const query = parse.call(this)
+    readAsIndexed(query)
+    return query
+  }
 }
