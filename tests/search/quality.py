@@ -104,7 +104,8 @@ def run_suite(site: Path, suite: list[Question]) -> tuple[list[Outcome], list[Ou
     asks = [(q.ask, q) for q in suite]
     forms = [(form, q) for q in suite for form in q.forms]
     results = search(site, [query for query, _ in asks + forms])
-    outcomes = [judge(query, q, groups) for (query, q), groups in zip(asks + forms, results)]
+    pairs = zip(asks + forms, results, strict=True)
+    outcomes = [judge(query, q, groups) for (query, q), groups in pairs]
     return outcomes[: len(asks)], outcomes[len(asks) :]
 
 
