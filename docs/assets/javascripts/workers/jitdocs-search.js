@@ -1,0 +1,87 @@
+// The site's search worker: Material for MkDocs' own worker (its file is named in this script's
+// query string, `?material=search.<hash>.min.js`: engine/site/overrides/main.html points the page
+// here), with a few changes, so that a learner's question finds the section that answers it.
+// tests/search/quality.py measures them (issue #52).
+"use strict"
+
+// 1. A page's own entry weighs as much as one of its sections. Material multiplies the page's
+// entry (the text above its first section) by about 2.5 over its sections' (`1 + boost ** 2`,
+// where a page's boost starts at 1), so the page's opening came first for any question on it,
+// above the section that answers it. Its lunr boost, set here before Material indexes it, undoes
+// that.
+const PAGE_WEIGHT = 0.4
+let stemming = false  // whether the index's words were stemmed (mkdocs.yml: search: pipeline)
+addEventListener("message", event => {
+  if (!self.lunr || !event.data || event.data.type !== 0) return  // not lunr's set-up message
+  stemming = (event.data.data.config.pipeline || []).includes("stemmer")
+  for (const doc of event.data.data.docs)
+    if (!doc.location.includes("#")) doc.boost = (doc.boost ?? 1) * PAGE_WEIGHT
+})
+
+const material = new URLSearchParams(self.location.search).get("material") || ""
+if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
+  throw new Error(`jitdocs-search.js: no Material search worker named (${material})`)
+importScripts(material)
+const lunr = self.lunr  // absent from another engine's worker (Zensical's), which runs untouched
+
+// 2. A query's words are read as the index's were. Material gives each word typed a trailing
+// wildcard (so that a word still being typed matches), and lunr runs no pipeline on a wildcard
+// word: "recompiling*" never met the indexed stem "recompil", and "a*" or "how*" matched every
+// word that starts so, outweighing the words that carry the question. So here a word is trimmed
+// and stemmed, and keeps its wildcard; an English stop word is dropped (when other words are
+// left), except Python's keywords and `jnp.where`: "if", "for" or "where" name what a question is
+// about. The
+// index keeps every word (mkdocs.yml's pipeline has no stopWordFilter), so those are found;
+// as whole words, since "for*" would match "format" and "forward". Material reads the parsed
+// query through the same parser, so the words it marks as found, and highlights, are these.
+const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not", "where"])
+// Prepositions lunr's list lacks, which a question wraps around its subject ("inside jit").
+const MORE_STOP_WORDS = new Set(["inside", "within", "under", "using", "via", "through"])
+const WILDCARD_WORD = /^([^*]+)\*$/
+
+// 3. The site's subject, "jit" and "jax" (in any form: "jitted", "jits"), is dropped from a
+// query that has other words: nearly every question and every section holds it, so it tells the
+// sections apart no better than a stop word, yet wherever a heading held it ("Nested jits"), it
+// outweighed the words that carry the question.
+const SUBJECT = new Set(["jit", "jax"])  // as stemmed
+
+// The clause's term as the index holds its word, or undefined when the word is to be dropped
+// (and `dropping` is on).
+function asIndexed(word, dropping) {
+  const token = lunr.trimmer(new lunr.Token(word, {}))
+  const bare = token.toString()
+  if (!bare) return undefined
+  const keyword = KEYWORDS.has(bare)
+  const stop = MORE_STOP_WORDS.has(bare) || (!keyword && !lunr.stopWordFilter(token))
+  const indexed = stemming ? lunr.stemmer(token).toString() : bare
+  if (dropping && (stop || SUBJECT.has(indexed))) return undefined
+  return keyword ? indexed : `${indexed}*`
+}
+
+// 4. The word itself outweighs the words it begins. lunr gives every word a wildcard expands to
+// the whole weight of the word typed, so a section holding many of them ("value", "values",
+// "ValueError") outscored one holding the word itself many times. So each word is searched
+// twice: as itself, with its weight, and as a beginning, with a part of it.
+const COMPLETION_WEIGHT = 0.3
+function readAsIndexed(query, dropping = true) {
+  const read = query.clauses.flatMap(clause => {
+    const word = WILDCARD_WORD.exec(clause.term)
+    if (!word || clause.usePipeline) return [clause]  // lunr runs the pipeline on it itself
+    const term = asIndexed(word[1], dropping)
+    if (!term) return []
+    if (!term.endsWith("*")) return [{ ...clause, term }]
+    const boost = clause.boost * COMPLETION_WEIGHT
+    return [{ ...clause, term: term.slice(0, -1) }, { ...clause, term, boost }]
+  })
+  if (read.length) query.clauses = read
+  else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
+}
+
+if (lunr) {
+  const parse = lunr.QueryParser.prototype.parse
+  lunr.QueryParser.prototype.parse = function () {
+    const query = parse.call(this)
+    readAsIndexed(query)
+    return query
+  }
+}

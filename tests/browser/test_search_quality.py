@@ -1,0 +1,96 @@
+"""Search answers a learner's words (issue #52): the suite in tests/search/questions.toml through
+the built site's own search worker, and the search box used with a keyboard only, and on a phone.
+
+`python -m tests.search.quality <site>` prints the suite's table (query, first result, rank)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.search import quality
+
+# A word form none of the site's headings uses ("recompile", "recompiles" and "recompilation" are
+# there): the browser must list first what the suite's run of the same worker lists first.
+TYPED = "recompiling"
+PHONE = {"width": 412, "height": 915}
+
+
+@pytest.fixture(scope="module")
+def outcomes(site_dir):
+    if shutil.which("node") is None:
+        pytest.fail("the search-quality suite runs the site's search worker under Node.js")
+    return quality.run_suite(site_dir, quality.load_suite())
+
+
+@pytest.fixture(scope="module")
+def first_for_typed(site_dir) -> str:
+    [groups] = quality.search(site_dir, [TYPED])
+    return groups[0][0]["location"]
+
+
+def test_every_answer_names_a_section_of_the_site(site_dir):
+    assert not quality.unknown_answers(site_dir, quality.load_suite())
+
+
+def test_the_suite_holds_forty_questions_with_their_sources():
+    suite = quality.load_suite()
+    assert len(suite) >= 40
+    assert all(q.source and q.answers for q in suite)
+    assert sum(1 for q in suite if q.source.startswith("https://github.com/jax-ml/jax/")) >= 20
+
+
+@pytest.mark.parametrize("which", ["questions", "word forms"])
+def test_the_first_result_answers_and_the_first_pages_always_do(outcomes, which):
+    found = outcomes[0] if which == "questions" else outcomes[1]
+    report = quality.table(found) + "\n" + quality.summary(which, found)
+    assert quality.meets_goal(found), "\n" + report
+
+
+def type_query(page) -> None:
+    page.keyboard.type(TYPED, delay=30)  # key by key: Material listens to keyboard input
+    page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
+    page.wait_for_timeout(300)  # the last keys' results replace the first ones
+
+
+def test_keyboard_only_search_follows_the_best_section_and_highlights_the_term(
+    open_page, first_for_typed
+):
+    visit = open_page(real_search=True)
+    visit.goto("")
+    page = visit.page
+    page.keyboard.press("/")  # Material's shortcut: focus the search box
+    assert page.evaluate("document.activeElement.classList.contains('md-search__input')")
+    type_query(page)
+    # Into the results: first the best page's title, then its best section.
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.getAttribute('href')")
+    page_url, anchor = first_for_typed.split("#")
+    assert focused.endswith(f"/{page_url}?h=recompil#{anchor}"), (focused, first_for_typed)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/{page_url}?h=*")
+    visit.settle()
+    marks = page.locator("mark[data-md-highlight]")
+    assert marks.count() >= 1 and marks.first.inner_text().lower() == "recompil"
+    assert not visit.problems(), visit.problems()
+
+
+def test_search_works_on_a_phone(open_page, first_for_typed):
+    """At a phone's width the header shows a search button that opens the box full-screen."""
+    visit = open_page(real_search=True)
+    page = visit.page
+    page.set_viewport_size(PHONE)
+    visit.goto("")
+    page.locator("label.md-header__button[for='__search']").click()
+    box = page.locator("input.md-search__input")
+    box.wait_for(state="visible")
+    assert round(box.bounding_box()["width"]) <= PHONE["width"]  # inside the screen
+    box.focus()
+    type_query(page)
+    page.locator(".md-search-result__item a").nth(1).click()  # the best section
+    page.wait_for_url(f"**/{first_for_typed.split('#')[0]}?h=*")
+    visit.settle()
+    page.locator("mark[data-md-highlight]").first.wait_for(timeout=15_000)
+    assert not visit.problems(), visit.problems()

@@ -1,0 +1,168 @@
+"""The search-quality suite (tests/search/questions.toml) run through the built site's own search.
+
+`python -m tests.search.quality [site folder]` prints, for every question and word form, the
+first result and the rank of the first section that answers it, then the totals against the goal
+(issue #52), and exits 1 below it. The search is the site's real one: Material's search worker,
+the script the pages start, run under Node (tests/search/run_worker.js) over the site's
+search/search_index.json, exactly as the search box sends it what a reader types.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent
+SUITE = HERE / "questions.toml"
+WORKER_RUNNER = HERE / "run_worker.js"
+FIRST_GOAL = 0.90  # the first result answers at least this share of the questions
+TOP_PAGES = 3  # and one of the first three pages listed holds an answer, for every question
+
+
+@dataclass(frozen=True)
+class Question:
+    ask: str
+    answers: tuple[str, ...]
+    source: str
+    forms: tuple[str, ...] = ()
+
+    def answered_by(self, location: str) -> bool:
+        return any(
+            location.startswith(answer[:-1]) if answer.endswith("*") else location == answer
+            for answer in self.answers
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One query's results as the search box lists them: pages, best first, each with its
+    sections best first. `first` is the best-scored entry, the one a reader sees first."""
+
+    query: str
+    question: Question
+    first: str
+    section_rank: int | None  # 1-based, over every entry listed; None: not listed at all
+    page_rank: int | None  # 1-based, over the pages listed
+
+    @property
+    def first_answers(self) -> bool:
+        return self.section_rank == 1
+
+    @property
+    def in_top_pages(self) -> bool:
+        return self.page_rank is not None and self.page_rank <= TOP_PAGES
+
+
+def load_suite(path: Path = SUITE) -> list[Question]:
+    entries = tomllib.loads(path.read_text("utf-8"))["question"]
+    return [
+        Question(e["ask"], tuple(e["answers"]), e["source"], tuple(e.get("forms", ())))
+        for e in entries
+    ]
+
+
+def search(site: Path, queries: list[str]) -> list[list[list[dict]]]:
+    """Each query's result groups (one per page, best first), from the site's search worker."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("the search-quality suite runs the site's search worker under Node.js")
+    done = subprocess.run(
+        [node, str(WORKER_RUNNER), str(site)],
+        input=json.dumps(queries),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{WORKER_RUNNER.name} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def judge(query: str, question: Question, groups: list[list[dict]]) -> Outcome:
+    listed = [entry["location"] for group in groups for entry in group if entry["score"] > 0]
+    section_rank = next(
+        (i for i, location in enumerate(listed, 1) if question.answered_by(location)), None
+    )
+    page_rank = next(
+        (
+            i
+            for i, group in enumerate(groups, 1)
+            if any(question.answered_by(e["location"]) and e["score"] > 0 for e in group)
+        ),
+        None,
+    )
+    return Outcome(query, question, listed[0] if listed else "", section_rank, page_rank)
+
+
+def run_suite(site: Path, suite: list[Question]) -> tuple[list[Outcome], list[Outcome]]:
+    """The questions' outcomes, and their word forms' outcomes."""
+    asks = [(q.ask, q) for q in suite]
+    forms = [(form, q) for q in suite for form in q.forms]
+    results = search(site, [query for query, _ in asks + forms])
+    pairs = zip(asks + forms, results, strict=True)
+    outcomes = [judge(query, q, groups) for (query, q), groups in pairs]
+    return outcomes[: len(asks)], outcomes[len(asks) :]
+
+
+def unknown_answers(site: Path, suite: list[Question]) -> list[str]:
+    """Answers that name no entry of the site's search index (a renamed heading, a typo)."""
+    index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    locations = [doc["location"] for doc in index["docs"]]
+    return [
+        f"{q.ask!r}: {answer}"
+        for q in suite
+        for answer in q.answers
+        if not any(Question("", (answer,), "").answered_by(loc) for loc in locations)
+    ]
+
+
+def share(outcomes: list[Outcome], passed) -> float:
+    return sum(1 for o in outcomes if passed(o)) / len(outcomes)
+
+
+def meets_goal(outcomes: list[Outcome]) -> bool:
+    first = share(outcomes, lambda o: o.first_answers)
+    return first >= FIRST_GOAL and all(o.in_top_pages for o in outcomes)
+
+
+def table(outcomes: list[Outcome]) -> str:
+    rows = [f"{'rank':>4}  {'page':>4}  {'query':<58}  first result"]
+    for o in outcomes:
+        rank = str(o.section_rank or "-")
+        page = str(o.page_rank or "-")
+        mark = " " if o.first_answers else ("~" if o.in_top_pages else "x")
+        rows.append(f"{rank:>4}{mark} {page:>4}  {o.query[:58]:<58}  {o.first}")
+    return "\n".join(rows)
+
+
+def summary(label: str, outcomes: list[Outcome]) -> str:
+    first = share(outcomes, lambda o: o.first_answers)
+    top = share(outcomes, lambda o: o.in_top_pages)
+    return (
+        f"{label}: {len(outcomes)}; the first result answers {first:.0%} (goal {FIRST_GOAL:.0%}); "
+        f"the first {TOP_PAGES} pages hold an answer for {top:.0%} (goal 100%)"
+    )
+
+
+def main(argv: list[str]) -> int:
+    site = Path(argv[0] if argv else "site")
+    suite = load_suite()
+    unknown = unknown_answers(site, suite)
+    if unknown:
+        print("Answers that name no section of the built site:", *unknown, sep="\n  ")
+        return 1
+    questions, forms = run_suite(site, suite)
+    print(table(questions + forms))
+    print("(rank: of the first right entry among all listed; x: not in the first pages)")
+    print(summary("questions", questions))
+    print(summary("word forms", forms))
+    return 0 if meets_goal(questions) and meets_goal(forms) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
