@@ -98,7 +98,7 @@ def file_of(test: str) -> str:
     return "docs/ (each page's examples, Sybil)" if path.endswith(".md") else path
 
 
-def report(folder: Path) -> str:
+def profile_table(folder: Path) -> str:
     tests = [
         json.loads(line)
         for file in sorted(folder.glob("*.jsonl"))
@@ -136,4 +136,4 @@ def total(tests: list[dict], key: str) -> float:
 
 
 if __name__ == "__main__":
-    print(report(Path(sys.argv[1])))
+    print(profile_table(Path(sys.argv[1])))
