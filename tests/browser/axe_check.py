@@ -20,6 +20,15 @@ from axe_playwright_python.base import AXE_SCRIPT
 
 BLOCKING = {"serious", "critical"}  # the impacts that fail a test
 OPTIONS = {"resultTypes": ["violations"]}  # as axe-playwright-python's default: all rules run
+
+# The rules a colour scheme can change the verdict of: axe's enabled rules about colour
+# (test_pages.py checks this is the list the bundled axe has). A switch to dark repaints the page
+# and changes nothing else, so in dark these alone run again: a page's whole-page run in dark
+# cost as much as in light (about 2.3 s a page, most of the browser tests' time).
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+ENABLED_COLOUR_RULES = """() => axe._audit.rules
+    .filter(rule => rule.enabled !== false && rule.tags.includes('cat.color'))
+    .map(rule => rule.id).sort()"""
 REPEATED = "data-jd-repeated-look"  # on a code token whose look its block has had checked
 
 RUN = """async ([context, options]) => {
@@ -96,10 +105,12 @@ SKIP_REPEATED = """attribute => axe.configure({rules: [
     {id: 'color-contrast', selector: `*:not([${attribute}])`}]})"""
 
 
-def violations(page, context: str | None = None) -> list[dict]:
-    """Every axe violation on the page (or in the element ``context`` selects), any impact."""
+def violations(page, context: str | None = None, rules: tuple[str, ...] = ()) -> list[dict]:
+    """Every axe violation on the page (or in the element ``context`` selects), any impact; of
+    the given ``rules`` only, when some are given."""
     prepare(page)
-    return page.evaluate(RUN, [context, OPTIONS])
+    only = {"runOnly": {"type": "rule", "values": list(rules)}} if rules else {}
+    return page.evaluate(RUN, [context, OPTIONS | only])
 
 
 def prepare(page, every_token: bool = False) -> list[int]:

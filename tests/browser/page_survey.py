@@ -4,8 +4,9 @@ Those tests used to open a fresh context and load the page once each: a clean lo
 and in dark, two widths for section heights and four first screens, nine loads per page. Now one
 load gathers, in this order: the first-screen layout at four window sizes, a scroll through at
 the desktop size, the section heights (which lay every section out for good), then axe's
-findings in light and, the page switched with its own palette toggle as a reader switches it,
-in dark. Each stage keeps its data or its error, and each test asserts on its own stage, so a
+findings in light (every rule) and, the page switched with its own palette toggle as a reader
+switches it, in dark (the rules about colour: test_pages.py shows the others find the same in
+both schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a
 test still fails on its own defect, and only on it. A failed load fails every stage of that page.
 
 axe runs last, on every section laid out, because a section the browser skips (off screen,
@@ -35,6 +36,7 @@ SECTION_WIDTHS = [360, 1280]
 SECTION_WINDOW_HEIGHT = 800
 LOAD = "load"
 DARK = ("Switch to dark mode", "slate")  # (the toggle's title, the scheme it shows)
+COLOUR_ONLY = axe_check.COLOUR_RULES  # in dark, what the switch can change (axe_check.py)
 
 SECTION_HEIGHTS = """() => [...document.querySelectorAll('.jd-section')].map((section, i) => {
     const placeholder = parseFloat(section.style.containIntrinsicSize.split(' ').pop());
@@ -192,7 +194,7 @@ def survey(visit, url: str) -> Survey:
     found.gather("clean", lambda: scroll_clean(visit))
     found.gather("section heights", lambda: section_heights(visit.page))
     found.gather("axe light", lambda: axe_findings(at_desktop_size(visit)))
-    found.gather("axe dark", lambda: axe_findings(switch_scheme(visit, DARK)))
+    found.gather("axe dark", lambda: axe_findings(switch_scheme(visit, DARK), COLOUR_ONLY))
     found.gather("pairs", lambda: in_page(visit, PAIRS_JS))
     found.gather("collapsibles", lambda: collapsibles(visit))  # opens them: the last stage
     return found
@@ -218,10 +220,11 @@ def switch_scheme(visit, scheme: tuple[str, str]):
     return visit
 
 
-def axe_findings(visit) -> tuple[str | None, list[dict], list[str]]:
-    """The page's colour scheme, axe's violations, and the page's problems so far."""
+def axe_findings(visit, rules: tuple[str, ...] = ()) -> tuple[str | None, list[dict], list[str]]:
+    """The page's colour scheme, axe's violations (of ``rules`` only, if given), and the page's
+    problems so far."""
     scheme = visit.page.get_attribute("body", "data-md-color-scheme")
-    return scheme, axe_check.violations(visit.page), visit.problems()
+    return scheme, axe_check.violations(visit.page, rules=rules), visit.problems()
 
 
 def resize(page, width: int, height: int) -> None:
