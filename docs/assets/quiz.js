@@ -66,13 +66,22 @@
         option.classList.toggle("jd-quiz__option--right", i + 1 === right);
         option.classList.toggle("jd-quiz__option--wrong", i + 1 === chosen && !correct);
       });
-      feedback.textContent = correct
-        ? "✅ Right: option " + right + "."
-        : "❌ Not quite: option " + chosen + " is wrong; the answer is option " + right + ".";
+      say(feedback, correct, correct
+        ? "Right: option " + right + "."
+        : "Not quite: option " + chosen + " is wrong; the answer is option " + right + ".");
       answer.hidden = false;
       answer.open = true;
       updateScore();
     });
+  }
+
+  // The mark is drawn as the pages draw theirs (jitdocs.css), not an emoji a reader's fonts may
+  // lack; the words say the same, so a screen reader skips it.
+  function say(feedback, correct, words) {
+    var mark = document.createElement("span");
+    mark.className = "jd-symbol jd-symbol--" + (correct ? "right" : "wrong");
+    mark.setAttribute("aria-hidden", "true");
+    feedback.replaceChildren(mark, " " + words);
   }
 
   function updateScore() {

@@ -84,7 +84,8 @@ ANSWER_IN_PAGE_JS = """first => Array.from(document.querySelectorAll('.jd-quiz')
         const choice = index % 2 ? right : (right % radios) + 1;
         options[choice - 1].click();
         return {index, right, choice, radios, hiddenBefore,
-                feedback: quiz.querySelector('.jd-quiz__feedback').innerText,
+                feedback: quiz.querySelector('.jd-quiz__feedback').innerText.trim(),
+                mark: quiz.querySelector('.jd-quiz__feedback > .jd-symbol').className,
                 result: quiz.dataset.result, open: answer.open, shownAfter: shown(answer)};
     })"""
 
@@ -103,7 +104,8 @@ def test_quiz_questions_say_right_or_wrong_and_open_the_answer(visit_each, site_
             where = (url, quiz)
             assert quiz["radios"] >= 2 and quiz["hiddenBefore"], where
             right = quiz["choice"] == quiz["right"]
-            assert quiz["feedback"].startswith("✅" if right else "❌"), where
+            assert quiz["feedback"].startswith("Right:" if right else "Not quite:"), where
+            assert quiz["mark"].endswith("--right" if right else "--wrong"), where
             assert quiz["result"] == ("right" if right else "wrong"), where
             assert quiz["open"] and quiz["shownAfter"], where
         assert not visit.problems(), visit.problems()
@@ -117,8 +119,9 @@ def answer_with_the_mouse(quiz, url: str) -> None:
     assert options.count() >= 2 and not answer.is_visible(), url
     choice = (right % options.count()) + 1
     quiz.locator(".jd-quiz__option").nth(choice - 1).click()
-    feedback = quiz.locator(".jd-quiz__feedback").inner_text()
-    assert feedback.startswith("❌"), (url, feedback)
+    feedback = quiz.locator(".jd-quiz__feedback")
+    assert feedback.inner_text().strip().startswith("Not quite:"), (url, feedback.inner_text())
+    assert feedback.locator(".jd-symbol--wrong").count() == 1, url
     assert quiz.get_attribute("data-result") == "wrong"
     assert answer.is_visible() and answer.evaluate("d => d.open"), url
 
