@@ -20,6 +20,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
+NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
 
 def find_python() -> str:
@@ -150,17 +151,36 @@ def ensure_browser(session: nox.Session, required: bool = False) -> None:
     finder = find_browser()
     if finder.find_chromium():
         return
-    if shutil.which("apt-get") and os.geteuid() == 0:
-        env = {"DEBIAN_FRONTEND": "noninteractive"}
-        session.run("apt-get", "update", external=True, env=env)
-        session.run("apt-get", "install", "-y", "chromium", external=True, env=env)
-        if finder.find_chromium():
-            return
+    if apt_install(session, "chromium") and finder.find_chromium():
+        return
     if required or os.environ.get("CI"):
         session.error(f"No Chromium-family browser found; {finder.ENABLE_HINT}.")
     session.warn(
         f"No Chromium-family browser: the browser tests will not run; {finder.ENABLE_HINT}."
     )
+
+
+def ensure_node(session: nox.Session) -> None:
+    """Node.js runs the site's own search worker for the search-quality suite (tests/search/);
+    as root with apt, install Debian's nodejs. Elsewhere that suite's tests fail, saying why, and
+    CI fails here with one clear line."""
+    if shutil.which("node"):
+        return
+    if apt_install(session, "nodejs") and shutil.which("node"):
+        return
+    if os.environ.get("CI"):
+        session.error(f"No Node.js found; {NODE_HINT}.")
+    session.warn(f"No Node.js: the search-quality tests will fail; {NODE_HINT}.")
+
+
+def apt_install(session: nox.Session, package: str) -> bool:
+    """Install a Debian package with apt when the session runs as root; False when it cannot."""
+    if not (shutil.which("apt-get") and os.geteuid() == 0):
+        return False
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    session.run("apt-get", "update", external=True, env=env)
+    session.run("apt-get", "install", "-y", package, external=True, env=env)
+    return True
 
 
 @nox.session(python=PYTHON)
@@ -176,7 +196,9 @@ def tests(session: nox.Session) -> None:
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
     there is none and the session runs as root; elsewhere the browser tests are reported as not
-    run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core.
+    run): console errors, no request off 127.0.0.1, search, pairs, dark mode, axe-core. The
+    search-quality suite among them runs the site's search worker under Node.js (Debian's nodejs,
+    installed the same way).
     """
     install(session, "test")
     run_suite(session, list(session.posargs))
@@ -190,6 +212,7 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
     shutil.rmtree(fresh_venvs, ignore_errors=True)
     env |= {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
     if selects_browser_tests(pytest_args):
+        ensure_node(session)
         site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
         run_record.unlink(missing_ok=True)  # this build's runs only
         env[RUN_RECORD_VARIABLE] = str(run_record)

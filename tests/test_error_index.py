@@ -143,6 +143,20 @@ def test_a_malformed_teaching_marker_names_its_line(marker):
 
 
 @pytest.mark.unit
+def test_an_entry_heading_hides_only_the_opening_words_of_its_message():
+    """Search weighs a heading's words far above its text: the hidden copy in the heading is the
+    message's opening (what a reader pastes), not the values and advice after it (issue #52)."""
+    message = "Non-hashable static arguments are not supported. An object of type <class 'x'>."
+    pages, results = demo_site([("ValueError", message, "jaxlib._jax")])
+    index = error_index.entries(error_index.cases(pages, results))
+    text = error_index.render(index, error_index.INDEX_PAGE, lambda ids: "status")
+    [heading] = [line for line in text.splitlines() if line.startswith("### ")]
+    hidden = re.search(r'<span class="jd-search-words" aria-hidden="true"> (.*?)</span>', heading)
+    assert hidden[1] == "Non-hashable static arguments are not supported."
+    assert "An object of type" in text.split(heading)[1]  # the whole message, under the heading
+
+
+@pytest.mark.unit
 def test_jax_classes_get_one_entry_each_whatever_the_message():
     assert not error_index.generic("TracerBoolConversionError")
     assert not error_index.generic("KeyReuseError")

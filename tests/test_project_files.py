@@ -247,6 +247,14 @@ def test_a_stale_lock_fails_lint_and_ci():
     assert '"--locked" if os.environ.get("CI")' in nox_function("install")
 
 
+def test_the_browser_tests_get_node_for_the_search_suite():
+    """tests/browser/test_search_quality.py runs the site's search worker under Node.js: the
+    session installs Debian's nodejs as it does chromium, and CI without it stops at once."""
+    assert "ensure_node(session)" in nox_function("run_suite")
+    assert 'apt_install(session, "nodejs")' in nox_function("ensure_node")
+    assert 'os.environ.get("CI")' in nox_function("ensure_node")
+
+
 def test_the_page_session_tests_what_each_page_has():
     """A page without code has no examples: pytest given only that page would stop with
     "no tests ran" and fail `nox -s page` on a page that is fine."""

@@ -38,6 +38,7 @@ PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
 JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
+SEARCH_WORDS = 6  # of a message, in its entry's heading: what a reader pastes from an error
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
 # GAP (keeping the words around it that say what it is).
@@ -281,9 +282,12 @@ def _entry(entry: Entry, here: str, notes: str, status) -> str:
     message = f"{entry.error_type}: {teacher.first_line}"
     said = f'<p class="jd-error-message"><code>{html.escape(message)}</code></p>'
     # Search ranks a section by its heading's words far above its text, so the heading also
-    # holds the message, hidden (the reader sees it once, under the heading), and the table of
-    # contents takes the short title alone.
-    words = f'<span class="jd-search-words" aria-hidden="true"> {_inline(message)}</span>'
+    # holds the message's opening words, hidden (the reader sees the message once, under the
+    # heading), and the table of contents takes the short title alone. The opening only: it
+    # names the error, and a pasted message starts with it; the whole message's other words
+    # (values, paths, advice) put the entry first for questions it does not answer (issue #52).
+    opening = " ".join(teacher.first_line.split()[:SEARCH_WORDS])
+    words = f'<span class="jd-search-words" aria-hidden="true"> {_inline(opening)}</span>'
     label = f"{entry.error_type}: {summary}".replace("`", "").replace('"', "'")
     attributes = f'{{ #{entry.anchor} data-toc-label="{label}" }}'
     heading = f"### {entry.error_type}: {summary}{words} {attributes}"

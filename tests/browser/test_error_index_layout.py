@@ -74,8 +74,8 @@ def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
 
 
 def test_the_message_in_an_entry_heading_is_for_search_only(open_page):
-    """The reader sees the message once, under the heading; the copy in the heading (which
-    search ranks by) takes no room and no screen reader reads it."""
+    """The reader sees the message once, under the heading; its opening words in the heading
+    (which search ranks by) take no room, and no screen reader reads them."""
     visit = open_page()
     visit.page.set_viewport_size(PHONE)
     visit.goto(INDEX)
@@ -116,7 +116,7 @@ def test_each_entry_has_a_cause_and_a_fix_from_the_teaching_pages(site_dir):
 def test_each_heading_is_short_and_the_message_sits_under_it(site_dir):
     index = soup_of(site_dir, INDEX)
     for heading in index.select("h3[id^='error-']"):
-        hidden = heading.find(class_="jd-search-words")  # the message again, for search only
+        hidden = heading.find(class_="jd-search-words")  # the message's opening, for search only
         assert hidden["aria-hidden"] == "true", heading
         hidden.extract()
         title = heading.get_text(" ", strip=True).removesuffix("¶").strip()
