@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import json
 import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import nox
@@ -20,6 +22,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
+SUITE_TIME = ".cache/last-suite.json"  # tests/bench_build.py reads it
 NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
 
@@ -200,8 +203,20 @@ def tests(session: nox.Session) -> None:
     search-quality suite among them runs the site's search worker under Node.js (Debian's nodejs,
     installed the same way).
     """
+    started = time.monotonic()
     install(session, "test")
     run_suite(session, list(session.posargs))
+    if not session.posargs:  # the whole suite: `nox -s bench -- --no-suite` prints its time
+        record_suite_time(time.monotonic() - started)
+
+
+def record_suite_time(seconds: float) -> None:
+    """Write the passed suite's wall time, from install to the end, to SUITE_TIME."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
+    record = {"seconds": round(seconds, 1), "commit": commit.stdout.decode().strip() or None}
+    record["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    (ROOT / SUITE_TIME).parent.mkdir(exist_ok=True)
+    (ROOT / SUITE_TIME).write_text(json.dumps(record) + "\n", encoding="utf-8")
 
 
 def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:

@@ -6,10 +6,11 @@
 3. warm rebuild: nothing changed, with MkDocs and then with Zensical (`nox -s zensical`);
 4. prose edit: one page's prose changed (must execute nothing);
 5. snippet edit: one snippet changed (must execute only its page);
-6. the test suite: `nox -s tests`, the README's test command (`--no-suite` leaves it out).
+6. the test suite: `nox -s tests`, the README's test command (with `--no-suite`, the time of the
+   last whole `nox -s tests` that passed here, as that session wrote it down).
 
 Goals (issue #28, "Use both cores"): cold <= 1.0 x baseline, warm rebuild <= 3.0 s, test suite
-<= 7 minutes; warm Zensical no slower than warm MkDocs (issue #50). Each row
+<= 300 s (issue #51); warm Zensical no slower than warm MkDocs (issue #50). Each row
 is a ``Row`` made by a function in ``measure_rows``; each goal is a line in ``checks``.
 Exits non-zero when a goal or an execution count is missed.
 """
@@ -17,6 +18,7 @@ Exits non-zero when a goal or an execution count is missed.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import shutil
@@ -37,7 +39,7 @@ from engine.run.pages import child_variables  # noqa: E402
 COLD_OVER_BASELINE = 1.0
 ZENSICAL_OVER_MKDOCS = 1.0  # warm rebuilds
 WARM_SECONDS = 3.0
-SUITE_SECONDS = 7 * 60
+SUITE_SECONDS = 300  # issue #51: the README's test command, installs included
 
 
 def pages_with_code() -> list:
@@ -196,7 +198,20 @@ def measure_rows(targets: list, suite: bool = True) -> dict[str, Row]:
     rows = {"baseline": baseline_row(targets), **build_rows(targets)}
     if suite:
         rows["tests"] = suite_row()
+    else:
+        rows["last suite"] = recorded_suite_row()
     return rows
+
+
+def recorded_suite_row() -> Row:
+    """The time the last whole `nox -s tests` here took (noxfile.py's ``SUITE_TIME``); shown
+    beside the builds, checked against no goal: it was not measured in this run."""
+    path = ROOT / ".cache" / "last-suite.json"
+    if not path.exists():
+        return Row("test suite: no whole `nox -s tests` has passed in this checkout yet", 0.0)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    label = f"test suite, the last passed `nox -s tests` ({record['commit']}, {record['finished']})"
+    return Row(label, record["seconds"])
 
 
 def checks(rows: dict[str, Row]) -> list[tuple[str, bool]]:

@@ -1,0 +1,28 @@
+"""`nox -s bench -- --no-suite` shows the suite's time that `nox -s tests` wrote down."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.page.model import ROOT
+from tests import bench_build
+
+
+@pytest.mark.unit
+def test_the_bench_reads_the_file_the_tests_session_writes():
+    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    assert 'SUITE_TIME = ".cache/last-suite.json"' in noxfile
+    assert "record_suite_time(time.monotonic() - started)" in noxfile
+
+
+@pytest.mark.unit
+def test_the_recorded_suite_row_says_when_and_where_it_was_measured(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_build, "ROOT", tmp_path)
+    assert "no whole `nox -s tests` has passed" in bench_build.recorded_suite_row().label
+    (tmp_path / ".cache").mkdir()
+    record = {"seconds": 612.5, "commit": "abc1234", "finished": "2026-12-06 05:10 UTC"}
+    (tmp_path / ".cache" / "last-suite.json").write_text(json.dumps(record), encoding="utf-8")
+    row = bench_build.recorded_suite_row()
+    assert row.seconds == 612.5 and "abc1234" in row.label and "05:10" in row.label
