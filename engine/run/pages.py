@@ -8,7 +8,6 @@ import collections
 import contextlib
 import dataclasses
 import json
-import logging
 import os
 import queue
 import shutil
@@ -24,6 +23,7 @@ from engine.run import record, terminal
 from engine.run.cache import CACHE_DIR, cache_key, code_key, entry_path, load_cached, store
 from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
+from engine.run.files import log
 from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
 from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
@@ -32,8 +32,6 @@ from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
 STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
-
-log = logging.getLogger("mkdocs.jitdocs")
 
 
 class ProjectChanged(PageFailure):
