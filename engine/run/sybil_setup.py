@@ -1,10 +1,6 @@
-"""Sybil set-up: every runnable block of every page under docs/ is a test.
-
-Blocks are found by ``engine.page.parser`` and run by ``engine.run.execute``, exactly as the
-build does: in page order, one namespace per page, with the same marker contracts. When the
-build that `nox -s tests` makes first has run the page, its examples report that run instead
-(``engine.run.record``; the root ``conftest.py`` says where it is, with ``use_record``). The
-root ``conftest.py`` hands ``pytest_collect_file`` to pytest.
+"""Sybil set-up: every runnable block of every page under docs/ is a test, parsed and run as the
+build does (page order, one namespace per page), or reporting the build's run of it
+(``engine.run.record``; the root ``conftest.py`` calls ``use_record``).
 """
 
 from __future__ import annotations
