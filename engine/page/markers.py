@@ -141,7 +141,9 @@ SPECS = (
         _expectation,
         block=True,
     ),
-    _one("good", "✅ block; every ❌ block is directly followed by one. Must run clean.", block=True),
+    _one(
+        "good", "✅ block; every ❌ block is directly followed by one. Must run clean.", block=True
+    ),
     _one(
         "skip: reason",
         "Shown but never run (the reason is printed instead of output).",

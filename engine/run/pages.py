@@ -1,4 +1,4 @@
-"""Execute pages for the build: one child process per page, results cached (``engine.run.cache``)."""
+"""Execute pages for the build: a child process per page, results cached (``engine.run.cache``)."""
 
 from __future__ import annotations
 

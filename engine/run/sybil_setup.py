@@ -6,6 +6,8 @@ build does (page order, one namespace per page), or reporting the build's run of
 from __future__ import annotations
 
 import functools
+import logging
+import warnings
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,6 @@ from engine.page.syntax import line_starts, split_front_matter
 from engine.run import record
 from engine.run.cache import code_key
 from engine.run.execute import execute_block, leftover_message, new_namespace
-from engine.run.isolation import restore_state, snapshot_state
 from engine.run.results import PageFailure
 
 STATE_KEY = "__jitdocs_state__"
@@ -76,6 +77,36 @@ def evaluate(example) -> None:
             return
         failure = leftover_message(block.where, outcome.stopped)  # as `nox -s docs` (strict) fails
     pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" second report
+
+
+def snapshot_state() -> dict:
+    """What a page may change globally: JAX's config, matplotlib's rcParams, the jax logger. The
+    build has a process per page; the tests run every page in one, so they restore it after each."""
+    import jax
+    import matplotlib
+
+    jax_logger = logging.getLogger("jax")
+    return {
+        "jax": dict(jax.config.values),
+        "rc": dict(matplotlib.rcParams),
+        "logger": (jax_logger.level, jax_logger.propagate, list(jax_logger.handlers)),
+    }
+
+
+def restore_state(state: dict) -> None:
+    import jax
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    for name, value in state["jax"].items():
+        if jax.config.values.get(name) != value:
+            jax.config.update(name, value)
+    plt.close("all")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rcParams includes deprecated keys
+        matplotlib.rcParams.update(state["rc"])
+    jax_logger = logging.getLogger("jax")
+    jax_logger.level, jax_logger.propagate, jax_logger.handlers[:] = state["logger"]
 
 
 def setup(namespace: dict) -> None:
