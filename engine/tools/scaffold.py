@@ -227,26 +227,8 @@ def write(plan: Plan) -> None:
 
 
 def next_steps(plan: Plan, root: Path) -> str:
-    page = plan.page.relative_to(root).as_posix()
-    snippet = plan.snippet.relative_to(root).as_posix()
-    return f"""\
-Created:
-  {page}
-  {snippet}
-  mkdocs.yml nav entry: {plan.nav_line}
-
-Edit next:
-  1. {page}
-     Write the front matter's description and learn: lines (a Course page's learn: line is its
-     row in the home page's table), then replace every TODO. Keep the shape (idea,
-     example, ❌/✅ pair, takeaway) and back each claim about JAX with an assert.
-  2. {snippet}
-     Your first long example. Rename it (and its <!-- snippet: ... --> line) to say what it
-     shows; one file per output.
-  3. Run and test just this page: nox -s page -- {page}
-     Preview while you write:      nox -s serve   (re-runs the page when its snippets change)
-  4. By hand, for a Course page: link it from docs/reference/summary.md (a test checks).
-  5. Before the pull request:      nox -s lint tests docs"""
+    page, snippet = (path.relative_to(root).as_posix() for path in (plan.page, plan.snippet))
+    return template("next_steps.txt.tmpl").format(page=page, snippet=snippet, plan=plan).rstrip()
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
