@@ -127,8 +127,7 @@ def _walk(project: Path):
 
 
 class Tree:
-    """The project's files and their bytes, to compare with later (the project is small: its
-    text, a lock file and a screenshot, about 2 MB)."""
+    """The project's files and their bytes (about 2 MB), to compare with later."""
 
     def __init__(self, project: Path = ROOT) -> None:
         self.project = project
@@ -146,7 +145,7 @@ class Tree:
         return [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
 
     def _names(self) -> list[str]:
-        """What git tracks, and new files it does not ignore but the user's own; without git,
+        """What git tracks and new files it does not ignore, but the user's own; without git,
         every file outside the folders a build makes."""
         listed = self._git("--cached", "--others", "--exclude-standard")
         if listed is None:
@@ -184,8 +183,8 @@ class Tree:
 
 
 class ProjectWatch:
-    """Compares the project's files with their state before the pages ran, after each page; the
-    pages suspected of a change are those that ran since the last clean look."""
+    """After each page, the project's files against their state before the pages ran; a change
+    is suspected of the pages that ran since the last clean look."""
 
     def __init__(self, project: Path, cache_dir: Path) -> None:
         self.tree = Tree(project)

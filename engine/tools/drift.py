@@ -262,13 +262,9 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
     ]
 
     def section(title: str, items: list[Finding]) -> None:
-        out.append(f"{title} ({len(items)})")
-        for f in items:
-            note = "  [after an earlier failure on this page]" if f.follows else ""
-            out.append(f"  {f.where}  {_shorten(f.summary, 140)}{note}")
-        if not items:
-            out.append("  none")
-        out.append("")
+        note = "  [after an earlier failure on this page]"
+        rows = [f"  {f.where}  {_shorten(f.summary, 140)}{note * f.follows}" for f in items]
+        out.extend([f"{title} ({len(items)})", *(rows or ["  none"]), ""])
 
     section("Broken ❌/✅ contracts", contracts)
     section("Broken asserted facts", facts)
