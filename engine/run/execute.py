@@ -31,6 +31,7 @@ from jax import lax
 """
 
 TRACEBACK_FRAMES = 4
+CLAIM_FIELDS = ("label", "measured", "at_least", "at_most", "margin")  # of jitkit's TimingClaim
 TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
 OUTPUT_ADVICE = (
     "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
@@ -290,15 +291,8 @@ def _timing_claim_record(block: Block, claim) -> dict:
         path = Path(claim.filename).resolve()
         name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else claim.filename
         where = f"{name}:{claim.line}"
-    return {
-        "label": claim.label,
-        "measured": claim.measured,
-        "at_least": claim.at_least,
-        "at_most": claim.at_most,
-        "margin": claim.margin,  # jitkit's TimingClaim.margin: measured against required
-        "where": where,
-        "page": block.filename,
-    }
+    measured = {name: getattr(claim, name) for name in CLAIM_FIELDS}
+    return {**measured, "where": where, "page": block.filename}
 
 
 def _on_page(block: Block, error: BaseException) -> BaseException:
