@@ -14,9 +14,9 @@ import pytest
 
 from engine.run import cache, environment, imports, pages, timing
 from engine.run.execute import execute_block, new_namespace
-from engine.run.isolation import restore_state, snapshot_state
 from engine.run.pages import execute_pages, run_page
 from engine.run.results import PageFailure, PageResult
+from engine.run.sybil_setup import restore_state, snapshot_state
 from tests.helpers import PAIR_GOOD, fence, page, recording
 
 # ---------------------------------------------------------------- contracts
@@ -254,10 +254,8 @@ def test_a_module_is_parsed_once_for_every_page_that_imports_it(monkeypatch):
     """Each page's key and notebook follow its imports; jitkit, which most pages import, is
     parsed once per process (kept by its text), and a block without an import not at all."""
     parsed = []
-    parse = imports._syntax_tree
-    monkeypatch.setattr(
-        imports, "_syntax_tree", lambda source: parsed.append(source) or parse(source)
-    )
+    parse = imports.ast.parse
+    monkeypatch.setattr(imports.ast, "parse", lambda source: parsed.append(source) or parse(source))
     imports._imports_and_reads.cache_clear()
     pages = ["from jitkit import time_it\nx = 1", "import jitkit\ny = 2", "z = jnp.ones(3)"]
     found = [imports.project_files([source]) for source in pages]

@@ -100,149 +100,136 @@ def _one_of(*choices: str):
 
 @dataclass(frozen=True)
 class MarkerSpec:
-    """One marker: how it is written, what it means, how its argument parses.
+    """One marker: its uses (how it is written up to a colon, what it means; one table row
+    each), how its argument parses, and whether it sets the ``Block`` field of its name
+    (dashes as underscores) on the next block, or stands for itself."""
 
-    Its name is how its first use is written, up to a colon. ``field`` is the ``Block``
-    attribute a block marker sets to ``parse(args)``; a marker without one is standalone.
-    """
-
-    uses: tuple[tuple[str, str], ...]  # (how it is written, what it means), one per table row
+    uses: tuple[tuple[str, str], ...]
     parse: Callable[[str], object] = _flag
-    field: str = ""
+    block: bool = False
 
     @property
     def name(self) -> str:
         return self.uses[0][0].split(":")[0]
 
     @property
+    def field(self) -> str:
+        return self.name.replace("-", "_") if self.block else ""
+
+    @property
     def standalone(self) -> bool:
-        return not self.field
+        return not self.block
 
     @property
     def applies_to(self) -> str:
         """In the words of the conventions page's table."""
         return "itself" if self.standalone else "the next block"
 
-    @classmethod
-    def single(cls, written: str, meaning: str, **rest) -> MarkerSpec:
-        """A marker with one use (one row of the table)."""
-        return cls(((written, meaning),), **rest)
+
+def _one(written: str, meaning: str, parse: Callable[[str], object] = _flag, block=False):
+    return MarkerSpec(((written, meaning),), parse, block)
 
 
+_STATEMENT = _text("the statement its asserts prove")
 SPECS = (
     MarkerSpec(
-        uses=(
+        (
             ("bad: raises ErrorName", "❌ block that must raise exactly this exception class."),
             ("bad: warns WarningName", "❌ block that must emit this warning category."),
             ("bad: asserts", "❌ block that runs, and whose `assert`s prove the wrong behaviour."),
         ),
-        parse=_expectation,
-        field="bad",
+        _expectation,
+        block=True,
     ),
-    MarkerSpec.single(
-        "good",
-        "✅ block; every ❌ block is directly followed by one. Must run clean.",
-        field="good",
+    _one(
+        "good", "✅ block; every ❌ block is directly followed by one. Must run clean.", block=True
     ),
-    MarkerSpec.single(
+    _one(
         "skip: reason",
         "Shown but never run (the reason is printed instead of output).",
-        parse=_text("a reason: <!-- skip: why this block cannot run -->"),
-        field="skip",
+        _text("a reason: <!-- skip: why this block cannot run -->"),
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "timeout: SECONDS",
         f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
-        parse=_seconds,
-        field="timeout",
+        _seconds,
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "max-output: KB",
         "Lets a block print more than the default "
         f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
-        parse=_kilobytes,
-        field="max_output",
+        _kilobytes,
+        block=True,
     ),
-    MarkerSpec.single(
-        "collapse-code", "Folds the block's code; its output stays visible.", field="collapse_code"
-    ),
-    MarkerSpec.single(
+    _one("collapse-code", "Folds the block's code; its output stays visible.", block=True),
+    _one(
         "file: NAME.py",
         "Shows the block as the file `NAME.py` and saves it under that name in the "
         "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
         "it runs nothing itself.",
-        parse=_file_name,
-        field="file",
+        _file_name,
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "fact: statement",
         "The block's `assert`s prove this statement; listed in the version notes.",
-        parse=_text("the statement its asserts prove"),
-        field="fact",
+        _STATEMENT,
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "check: statement",
         "A folded check of the block above it: runs right after it, in the same "
         "namespace, on every build; its `assert`s prove the statement (a fact).",
-        parse=_text("the statement its asserts prove"),
-        field="check",
+        _STATEMENT,
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "index: GROUP | summary",
         "On a ❌ `raises` block of JAX's error: it teaches the error index entry of that error, "
         f"listed under GROUP ({', '.join(ERROR_GROUPS)}) and headed by the summary; with "
         "`cause` and `fix`.",
-        parse=_index_entry,
-        field="index",
+        _index_entry,
+        block=True,
     ),
-    MarkerSpec.single(
+    _one(
         "cause: sentence",
         "The error's cause in one sentence, for its index entry.",
-        parse=_sentence,
-        field="cause",
+        _sentence,
+        block=True,
     ),
-    MarkerSpec.single(
-        "fix: sentence",
-        "The error's fix in one sentence, for its index entry.",
-        parse=_sentence,
-        field="fix",
-    ),
-    MarkerSpec.single(
+    _one("fix: sentence", "The error's fix in one sentence, for its index entry.", _sentence, True),
+    _one(
         "snippet: NAME",
         "Runs and shows `snippets/<page_slug>/NAME.py` here.",
-        parse=_text("a file stem like 'compile_chart'"),
+        _text("a file stem like 'compile_chart'"),
     ),
     MarkerSpec(
-        uses=tuple(
-            (f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS
-        ),
-        parse=_one_of(*sorted(BADGE_KINDS)),
+        tuple((f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS),
+        _one_of(*sorted(BADGE_KINDS)),
     ),
-    MarkerSpec.single(
-        "version-notes", "Replaced by the table of every contract and fact on the site."
-    ),
+    _one("version-notes", "Replaced by the table of every contract and fact on the site."),
     MarkerSpec(
-        uses=(
+        (
             ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
             ("install: uv", "Replaced by the same set-up commands with uv."),
             ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
         ),
-        parse=_one_of("pip", "uv", "versions"),
+        _one_of("pip", "uv", "versions"),
     ),
-    MarkerSpec.single(
-        "marker-table", "Replaced by this table, generated from the engine's marker list."
-    ),
-    MarkerSpec.single(
+    _one("marker-table", "Replaced by this table, generated from the engine's marker list."),
+    _one(
         "course-table",
         "Replaced by a table of the nav's Course pages, each with its front "
         "matter's `learn:` line (the home page's *What you will learn*).",
     ),
-    MarkerSpec.single(
+    _one(
         "practice-counts",
         "Replaced by how many exercises, practice-track lessons and quiz questions "
         "the practice pages hold (counted, never typed).",
     ),
-    MarkerSpec.single(
+    _one(
         "error-index",
         "Replaced by one entry per error the ❌ `raises` blocks of the course and "
         "track pages raise, with the message this build captured, the smallest "

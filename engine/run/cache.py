@@ -1,9 +1,6 @@
-"""The page cache: a key for everything a page's outputs depend on, and its stored results.
-
-The cache key holds everything an output depends on: the page's code in order (fences and
-snippet files), any local module that code imports, the engine's own code, the versions of
-Python, jax, jaxlib, numpy and matplotlib (and any installed JAX plugin), the platform, and
-the JAX_* / XLA_* environment variables. Prose is not part of it, so editing prose runs nothing.
+"""The page cache. A page's key holds everything its outputs depend on: its code in order, the
+project modules it imports, the engine's code, and the environment (``environment_fingerprint``);
+not its prose, so editing prose runs nothing.
 """
 
 from __future__ import annotations
@@ -57,6 +54,15 @@ def _digest(material: dict) -> str:
 
 def entry_path(page: Page, cache_dir: Path) -> Path:
     return cache_dir / f"{page.path.replace('/', '__')}.json"
+
+
+def last_entry(page: Page, cache_dir: Path) -> dict:
+    """The page's entry as stored, even a stale one ({} when there is none to read)."""
+    try:
+        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return entry if isinstance(entry, dict) else {}
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:

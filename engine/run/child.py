@@ -1,10 +1,7 @@
-"""Child process of the build: run one page's blocks in order, in a fresh interpreter.
-
-A fresh process per page is what keeps pages apart: a page that turns on ``jax_enable_x64``
-cannot change the next page's output. The build starts it as the leader of a new session, so
-every process the page's code starts can be found (``engine.run.terminal``) and stopped. The
-request (the page's blocks) arrives as JSON on stdin; progress and results leave as JSON lines
-on the original stdout, which user code cannot reach.
+"""The build's child process: one page's blocks in order, in a fresh interpreter (so a page that
+turns on ``jax_enable_x64`` cannot change the next), leading its own session (so what its code
+starts can be found and stopped). The blocks arrive as JSON on stdin; progress and results
+leave as JSON lines on the original stdout, which user code cannot reach.
 """
 
 from __future__ import annotations

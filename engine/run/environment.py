@@ -38,9 +38,8 @@ def environment_fingerprint() -> dict:
 
 @functools.cache
 def installed_distributions() -> bytes:
-    """Python's version and every installed distribution with its version (the names of their
-    ``.dist-info`` folders): all the third-party code a rendering step can run, for the keys of
-    what the site keeps of its renderers' output (engine.site.view_render, engine.site.colours)."""
+    """Python's version and every installed distribution's ``.dist-info`` folder name: the keys
+    of what the site keeps of its renderers' output (engine.site.kept, engine.site.view_render)."""
     folders = sorted(
         entry.name
         for place in sys.path

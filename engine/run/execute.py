@@ -1,8 +1,5 @@
-"""Run one block in a page's namespace and enforce what its markers declare.
-
-Shared by the build (``engine.run.child``, one process per page) and the tests (``conftest.py``,
-Sybil), so an example behaves the same on the site and in ``nox -s tests``.
-"""
+"""Run one block in a page's namespace and enforce what its markers declare: the build's child
+process and the tests (Sybil) both run blocks here, so an example behaves alike in both."""
 
 from __future__ import annotations
 
@@ -34,6 +31,7 @@ from jax import lax
 """
 
 TRACEBACK_FRAMES = 4
+CLAIM_FIELDS = ("label", "measured", "at_least", "at_most", "margin")  # of jitkit's TimingClaim
 TIMEOUT_ADVICE = " (raise the limit with <!-- timeout: SECONDS --> if it is meant to be slow)"
 OUTPUT_ADVICE = (
     "; print less (a summary, a shape, a slice), or raise the limit with <!-- max-output: KB -->"
@@ -165,9 +163,8 @@ def _watched(block: Block):
 
 @contextlib.contextmanager
 def _log_shown(buffer: terminal.CappedOutput):
-    """Show logged warnings (``jax.explain_cache_misses``, ``jax_log_compiles``) in the block's
-    output, as a terminal shows them, also under pytest, whose log capture would otherwise take
-    them. A logger that does not propagate (jitkit's ``count_compiles``) stays out of it."""
+    """Logged warnings (``jax_log_compiles``...) in the block's output, as a terminal shows them,
+    under pytest too; a logger that does not propagate (jitkit's ``count_compiles``) stays out."""
     handler = logging.StreamHandler(buffer)
     handler.setLevel(logging.WARNING)
     root = logging.getLogger()
@@ -292,18 +289,10 @@ def _timing_claim_record(block: Block, claim) -> dict:
         where = f"{block.filename}:{block.first_line + claim.line - 1}"
     else:
         path = Path(claim.filename).resolve()
-        root = Path(_ENGINE_DIR).parent
-        name = path.relative_to(root).as_posix() if path.is_relative_to(root) else claim.filename
+        name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else claim.filename
         where = f"{name}:{claim.line}"
-    return {
-        "label": claim.label,
-        "measured": claim.measured,
-        "at_least": claim.at_least,
-        "at_most": claim.at_most,
-        "margin": claim.margin,  # jitkit's TimingClaim.margin: measured against required
-        "where": where,
-        "page": block.filename,
-    }
+    measured = {name: getattr(claim, name) for name in CLAIM_FIELDS}
+    return {**measured, "where": where, "page": block.filename}
 
 
 def _on_page(block: Block, error: BaseException) -> BaseException:

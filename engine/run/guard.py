@@ -1,18 +1,8 @@
-"""Page code cannot change the project: a write is refused where it starts, and what slips past
-is found before the build goes on.
-
-Two layers, because neither alone is enough (docs/about/conventions.md argues the choice):
-
-- ``refusing_writes(project)``: while a block runs, an audit hook (PEP 578) refuses every write
-  that Python itself makes under the project: ``open()`` for writing, ``os.open`` with a write
-  flag, rename, remove, mkdir, symlink, chmod, ``shutil.rmtree``... The block fails at its line
-  with a PermissionError, and the file was never touched. Scratch files under
-  ``tempfile.gettempdir()`` and bytecode in ``__pycache__`` stay allowed.
-- ``Tree``: what the hook cannot see (a process the page starts, such as a shell's ``>>``; C
-  code writing on its own) is found by comparing the project's files (those git tracks, and new
-  ones it does not ignore) before and after each page; untracked files that were there before
-  the build (the user's build log, an editor's swap file) are the user's, and not watched. The
-  old bytes of a changed file are saved, and the failure says how to put them back.
+"""Page code cannot change the project. While a block runs, an audit hook (PEP 578) refuses
+every write Python makes under the project (``refusing_writes``), so the block fails at its line;
+what the hook cannot see (a process the page starts, C code) is found by comparing the project's
+files before and after each page (``Tree``, ``ProjectWatch``), and the failure says how to put the
+old bytes back. docs/about/conventions.md argues the choice.
 """
 
 from __future__ import annotations
@@ -26,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
@@ -52,13 +41,9 @@ CHANGES = {
 ADVICE = "page code may not change the project; write scratch files under tempfile.gettempdir()"
 
 
-@dataclass(frozen=True)
-class _Guarded:
-    project: str  # resolved, with a trailing separator
-    scratch: str | None  # likewise, when it lies inside the project (allowed there)
-
-
-_guarded: _Guarded | None = None  # the hook is for ever; this says whether it acts
+# (project, its scratch folder if inside it), resolved with a trailing separator, while a
+# block runs; the hook is for ever, and this says whether it acts.
+_guarded: tuple[str, str | None] | None = None
 
 
 def _folder(path: str | Path) -> str:
@@ -72,7 +57,7 @@ def refusing_writes(project: Path = ROOT):
     _install()
     before = _guarded
     inside, scratch = _folder(project), _folder(tempfile.gettempdir())
-    _guarded = _Guarded(inside, scratch if scratch.startswith(inside) else None)
+    _guarded = (inside, scratch if scratch.startswith(inside) else None)
     try:
         yield
     finally:
@@ -104,7 +89,7 @@ def _audit(event: str, args: tuple) -> None:
             raise PermissionError(errno.EACCES, ADVICE, os.fsdecode(path))
 
 
-def _inside(guarded: _Guarded, path, dir_fd) -> bool:
+def _inside(guarded: tuple[str, str | None], path, dir_fd) -> bool:
     """Does ``path`` name something in the project, outside its scratch and ``__pycache__``?
     Both the path and its folder are resolved: removing a link removes the link, not its target."""
     path = os.fsdecode(path)
@@ -113,15 +98,13 @@ def _inside(guarded: _Guarded, path, dir_fd) -> bool:
     if "__pycache__" in Path(path).parts:
         return False
     resolved = {
-        os.path.realpath(path),
-        os.path.join(os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path)),
+        os.path.realpath(path) + os.sep,
+        os.path.join(os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path), ""),
     }
-    return any(_within(name, guarded.project, guarded.scratch) for name in resolved)
-
-
-def _within(path: str, folder: str, unless: str | None) -> bool:
-    path += os.sep
-    return path.startswith(folder) and not (unless and path.startswith(unless))
+    project, scratch = guarded
+    return any(
+        name.startswith(project) and not (scratch and name.startswith(scratch)) for name in resolved
+    )
 
 
 def _fd_folder(dir_fd: int) -> str:
@@ -144,8 +127,7 @@ def _walk(project: Path):
 
 
 class Tree:
-    """The project's files and their bytes, to compare with later (the project is small: its
-    text, a lock file and a screenshot, about 2 MB)."""
+    """The project's files and their bytes (about 2 MB), to compare with later."""
 
     def __init__(self, project: Path = ROOT) -> None:
         self.project = project
@@ -163,7 +145,7 @@ class Tree:
         return [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
 
     def _names(self) -> list[str]:
-        """What git tracks, and new files it does not ignore but the user's own; without git,
+        """What git tracks and new files it does not ignore, but the user's own; without git,
         every file outside the folders a build makes."""
         listed = self._git("--cached", "--others", "--exclude-standard")
         if listed is None:
@@ -201,8 +183,8 @@ class Tree:
 
 
 class ProjectWatch:
-    """Compares the project's files with their state before the pages ran, after each page; the
-    pages suspected of a change are those that ran since the last clean look."""
+    """After each page, the project's files against their state before the pages ran; a change
+    is suspected of the pages that ran since the last clean look."""
 
     def __init__(self, project: Path, cache_dir: Path) -> None:
         self.tree = Tree(project)

@@ -46,15 +46,11 @@ def _imports_and_reads(source: str) -> tuple[frozenset[str], tuple[str, ...]]:
     a third of a warm rebuild's key computing."""
     if "import" not in source and READS not in source:
         return frozenset(), ()  # most blocks: nothing to parse for
-    tree = _syntax_tree(source)
-    return frozenset(_imported_names(tree)), tuple(_declared_reads(tree))
-
-
-def _syntax_tree(source: str) -> ast.Module:
     try:
-        return ast.parse(source)
+        tree = ast.parse(source)
     except SyntaxError:
-        return ast.Module(body=[], type_ignores=[])  # reported when the block runs
+        return frozenset(), ()  # reported when the block runs
+    return frozenset(_imported_names(tree)), tuple(_declared_reads(tree))
 
 
 def _module_folders(root: Path) -> dict[Path, set[str]]:

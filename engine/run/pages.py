@@ -1,6 +1,4 @@
-"""Execute pages for the build: one child process per page, results cached on disk
-(``engine.run.cache``).
-"""
+"""Execute pages for the build: a child process per page, results cached (``engine.run.cache``)."""
 
 from __future__ import annotations
 
@@ -8,7 +6,6 @@ import collections
 import contextlib
 import dataclasses
 import json
-import logging
 import os
 import queue
 import shutil
@@ -21,9 +18,10 @@ from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
 from engine.run import record, terminal
-from engine.run.cache import CACHE_DIR, cache_key, code_key, entry_path, load_cached, store
+from engine.run.cache import CACHE_DIR, cache_key, code_key, last_entry, load_cached, store
 from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
+from engine.run.files import log
 from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
 from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
@@ -32,8 +30,6 @@ from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
 STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
-
-log = logging.getLogger("mkdocs.jitdocs")
 
 
 class ProjectChanged(PageFailure):
@@ -180,18 +176,14 @@ def execute_pages(
     project: Path = ROOT,
     preview: bool = False,
 ) -> dict[str, PageResult]:
-    """Run (or load from the cache) every page, printing one progress line per page.
+    """Run (or load from the cache) every page, one progress line each.
 
-    Pages that make a timing claim (``measures_time``) run first, one at a time with nothing
-    beside them; the others then run side by side, ``workers`` at a time (default: the CPUs
-    this process may use), the longest first, each told so (SHARED_CPU_VARIABLE). A failing
-    page raises PageFailure (the earliest failing page in page order: ``engine.run.parallel``),
-    or, given ``on_failure(page, error)`` (the preview), is reported there and left out of the
-    results while the other pages go on. ``record_to`` (a file) is told what each page that
-    runs here did, block by block (``engine.run.record``). ``project``'s files must not change
-    while pages run: ProjectChanged (a PageFailure) names the pages that ran and how to undo it.
-    Under ``preview`` (``mkdocs serve``) such a change is the user saving a file: it is reported
-    in one line, and the page is shown but not kept, so the rebuild the save starts runs it again.
+    Pages with a timing claim run first, one at a time; the others then side by side,
+    ``workers`` at a time (default: the usable CPUs), longest first. A failing page raises
+    PageFailure (the earliest in page order), or goes to ``on_failure(page, error)`` (the
+    preview) while the others go on. ``record_to``: see ``engine.run.record``. A change to
+    ``project``'s files raises ProjectChanged; under ``preview`` (``mkdocs serve``) it is the
+    user's save: reported in one line, the page shown but not kept.
     """
     width = max((len(p.path) for p in pages), default=0)
     build = _Build(cache_dir, report, on_failure, width, record_to, preview)
@@ -216,9 +208,8 @@ def expected_seconds(page: Page, cache_dir: Path) -> float:
     """How long the page ran last time (its cache entry, even a stale one), else a guess from
     its block count: the build starts the longest first, so no page ends up running alone."""
     try:
-        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
-        return float(entry["result"]["seconds"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return float(last_entry(page, cache_dir)["result"]["seconds"])
+    except (ValueError, KeyError, TypeError):
         return SECONDS_PER_BLOCK * len(page.blocks)
 
 
@@ -298,10 +289,10 @@ NOT_KEPT = "shown but not kept: the next build runs it again (a strict build sto
 
 def last_pass_hint(page: Page, code: str, cache_dir: Path) -> str:
     """What the page's last passing run (its cache entry) says about this failure."""
+    entry = last_entry(page, cache_dir)
     try:
-        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
         passed_with = entry["result"]["environment"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         return ""
     if entry.get("code") != code:
         return ""  # the code changed since it last passed: look there first

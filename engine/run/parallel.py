@@ -1,9 +1,6 @@
-"""Page runs side by side: a worker thread per CPU drives one page's child process at a time.
-
-A build that stops on a failure raises what a serial build would: the failure of the earliest
-failing page in page order. So when a page fails, the pages after it in page order are cancelled
-(not started yet) or stopped (their process groups killed, each child leads its own), and the
-pages before it still run: one of them may fail too, and then its failure is the one raised.
+"""Page runs side by side, a worker thread per CPU. A build that stops on a failure raises what a
+serial build would (the earliest failing page in page order): when a page fails, the pages after
+it are cancelled or stopped (their process groups killed), and the pages before it still run.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Which code raised a ❌ block's error: the error index lists only the errors JAX raises.
+"""Which code raised a ❌ block's error: the error index lists only the errors JAX raises. Its
+class cannot tell: JAX raises Python's TypeError and ValueError too, from Python and from C++.
 
 JAX drops its own frames from a traceback, so while a ❌ ``raises`` block runs, tracebacks stay
 whole and the innermost frame names the module that raised. An error that compiled code raises

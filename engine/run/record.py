@@ -1,12 +1,9 @@
-"""The build's run of each page, written down block by block for the pages' examples to report.
+"""The build's run of each page, block by block, for the pages' examples to report.
 
-`nox -s tests` builds the site before its tests, and that build runs every page's code the way
-the published outputs come about: a fresh process per page, pages with timing claims alone. With
-``RECORD_VARIABLE`` naming a file, the build writes there what each page it executed did, block
-by block, and goes on past a failing page (its error is shown on the page, as in the preview).
-Each example's test (``engine.run.sybil_setup``) then reports its block's part of that run
-instead of running the page's code a second time in the same command. An example whose page
-that build did not execute (the cache answered, or the code has changed since) runs in the test.
+With ``RECORD_VARIABLE`` naming a file (`nox -s tests` builds first), the build writes there what
+each page it executed did and goes on past a failing page; each example's test
+(``engine.run.sybil_setup``) reports its block's part of that run instead of running the code
+again. An example whose page that build did not execute runs in the test.
 """
 
 from __future__ import annotations

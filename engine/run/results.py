@@ -1,9 +1,6 @@
-"""What running a page produces, as typed records that cross the process boundary as JSON.
-
-The child process (``engine.run.child``) sends ``Outcome.to_dict()`` / ``Failure.to_dict()``; the
-build, the cache, the hook, the notebooks and drift read them back with ``from_dict`` and use the
-fields, never the wording of a message; ``PageFailure`` raises a ``Failure``. A new field is one
-line here (give it a default, so older cache entries still load).
+"""What running a page produces: typed records that cross the process boundary and the cache as
+JSON (``to_dict``/``from_dict``); readers use the fields, never a message's wording. A new field
+is one line here, with a default so older cache entries still load.
 """
 
 from __future__ import annotations

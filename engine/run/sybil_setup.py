@@ -1,15 +1,13 @@
-"""Sybil set-up: every runnable block of every page under docs/ is a test.
-
-Blocks are found by ``engine.page.parser`` and run by ``engine.run.execute``, exactly as the
-build does: in page order, one namespace per page, with the same marker contracts. When the
-build that `nox -s tests` makes first has run the page, its examples report that run instead
-(``engine.run.record``; the root ``conftest.py`` says where it is, with ``use_record``). The
-root ``conftest.py`` hands ``pytest_collect_file`` to pytest.
+"""Sybil set-up: every runnable block of every page under docs/ is a test, parsed and run as the
+build does (page order, one namespace per page), or reporting the build's run of it
+(``engine.run.record``; the root ``conftest.py`` calls ``use_record``).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
+import warnings
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,6 @@ from engine.page.syntax import line_starts, split_front_matter
 from engine.run import record
 from engine.run.cache import code_key
 from engine.run.execute import execute_block, leftover_message, new_namespace
-from engine.run.isolation import restore_state, snapshot_state
 from engine.run.results import PageFailure
 
 STATE_KEY = "__jitdocs_state__"
@@ -80,6 +77,36 @@ def evaluate(example) -> None:
             return
         failure = leftover_message(block.where, outcome.stopped)  # as `nox -s docs` (strict) fails
     pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" second report
+
+
+def snapshot_state() -> dict:
+    """What a page may change globally: JAX's config, matplotlib's rcParams, the jax logger. The
+    build has a process per page; the tests run every page in one, so they restore it after each."""
+    import jax
+    import matplotlib
+
+    jax_logger = logging.getLogger("jax")
+    return {
+        "jax": dict(jax.config.values),
+        "rc": dict(matplotlib.rcParams),
+        "logger": (jax_logger.level, jax_logger.propagate, list(jax_logger.handlers)),
+    }
+
+
+def restore_state(state: dict) -> None:
+    import jax
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    for name, value in state["jax"].items():
+        if jax.config.values.get(name) != value:
+            jax.config.update(name, value)
+    plt.close("all")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rcParams includes deprecated keys
+        matplotlib.rcParams.update(state["rc"])
+    jax_logger = logging.getLogger("jax")
+    jax_logger.level, jax_logger.propagate, jax_logger.handlers[:] = state["logger"]
 
 
 def setup(namespace: dict) -> None:

@@ -76,10 +76,8 @@ def steady(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """``text`` as a terminal shows it. Colour codes (SGR) stay, for the page (which draws them
-    with nbconvert, as the notebook view does) and for Jupyter; a carriage return overwrites its
-    line; any other control character becomes its Python escape (NUL -> ``\\x00``, which any font
-    can draw)."""
+    """``text`` as a terminal shows it: colour codes (SGR) stay, a carriage return overwrites its
+    line, any other control character becomes its Python escape (NUL -> ``\\x00``)."""
     if not CONTROL.search(text):
         return text
     text = OSC.sub("", text).replace("\r\n", "\n")
@@ -159,9 +157,8 @@ def command_line(pid: int) -> str:
 
 
 def stop_all(find, rounds: int = 5) -> list[str]:
-    """SIGKILL what ``find()`` returns until it returns nothing (a process may start another
-    meanwhile); the stopped processes, described. One caught already exiting (no command line
-    left: an orphaned grandchild's last moment, say) is killed too but not reported."""
+    """SIGKILL what ``find()`` returns until it returns nothing (a process may start another);
+    the stopped processes, described, but for one caught exiting (no command line left)."""
     stopped: dict[int, str] = {}
     for _ in range(rounds):
         left = find()
@@ -178,8 +175,7 @@ def stop_all(find, rounds: int = 5) -> list[str]:
 
 
 def kill_group(group: int) -> None:
-    """SIGKILL every process in a process group; nothing if the group is gone already (or the
-    system has no process groups)."""
+    """SIGKILL a process group; nothing if it is gone (or the system has no process groups)."""
     with contextlib.suppress(OSError, AttributeError):
         os.killpg(group, signal.SIGKILL)
 

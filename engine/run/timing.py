@@ -1,11 +1,7 @@
-"""Which code measures time. A page that makes a timing claim runs with nothing beside it, in the
-build and in the tests; every other page may share the CPU with other work.
-
-The rule reads the code, not a list: a page measures time when its blocks, a project module
-they import, or a file they load by name (an exercise's checker), call one of jitkit's timing
-helpers. Code run beside other work has ``SHARED_CPU_VARIABLE`` set, and jitkit then refuses any
-timing claim (``SharedCPUError``), so a claim the rule missed fails loudly instead of measuring
-noise.
+"""Which code measures time (and so runs with nothing beside it): a page whose blocks, a project
+module they import, or a file they load by name call one of jitkit's timing helpers. Code run
+beside other work has ``SHARED_CPU_VARIABLE`` set, and jitkit then refuses any timing claim, so a
+claim this rule missed fails loudly instead of measuring noise.
 """
 
 from __future__ import annotations
@@ -29,8 +25,8 @@ def measures_time(page: Page) -> bool:
 
 
 def uses_timing_helpers(sources: list[str]) -> bool:
-    """Do these sources, a project module they import, or a file they load by name (one that a
-    module reads at run time, such as an exercise's checker), name a timing helper?"""
+    """Do these sources, a project module they import, or a file they load by name (an
+    exercise's checker) name a timing helper?"""
     imported = project_files(sources, run_time_reads=False)
     named = "\n".join([*sources, *imported.values()])
     loaded = [
@@ -44,9 +40,8 @@ def uses_timing_helpers(sources: list[str]) -> bool:
 
 
 def is_named(stem: str, code: str) -> bool:
-    """Is ``stem`` a string in ``code`` (``self_check("training_loop")``)? Files read at run
-    time are loaded by name: one the code never names is never loaded (and if it is loaded
-    some other way, jitkit's guard stops its claim)."""
+    """Is ``stem`` a string in ``code`` (``self_check("training_loop")``)? A file read at run
+    time that the code never names is never loaded (else jitkit's guard stops its claim)."""
     return re.search(rf"""["']{re.escape(stem)}["']""", code) is not None
 
 

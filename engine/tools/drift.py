@@ -1,21 +1,11 @@
 """What another JAX would change on the site: ``nox -s drift -- "jax==0.11.*"``.
 
-The nox session builds a separate venv with the locked dependencies, refreshes the pinned
-outputs (``--baseline``: the same cache ``nox -s docs`` writes), installs the other jax/jaxlib
-and runs this module again. Each page then runs through the engine with its own cache
-(``.cache/drift``), page by page, and the report lists:
-
-- broken ❌/✅ contracts: a ❌ block that no longer raises (or raises something else), a ✅ or
-  plain block that now raises;
-- broken asserted facts: an ``assert`` (or doctest) that no longer holds;
-- per page, the output blocks whose text changed against the pinned build, with timing-like
-  numbers masked so that only real changes count.
-
-The engine stops a page at its first failing block; to see the rest of the page, the failing
-block is wrapped in ``try``/``except`` and the page runs again (at most ``MAX_RERUNS`` times).
-Failures found after the first one on a page may follow from it.
-
-Exit status: 1 when any contract or fact broke (or a page timed out or crashed), else 0.
+The nox session refreshes the pinned outputs (``--baseline``), installs the other jax/jaxlib in
+its own venv and runs this module again: each page runs with its own cache (``.cache/drift``),
+and the report lists broken ❌/✅ contracts, broken asserted facts, and per page the outputs
+whose text changed against the pinned build (timing-like numbers masked). A failing block is
+wrapped in ``try``/``except`` and the page run again (``MAX_RERUNS``) to reach later blocks.
+Exit status 1 when any contract or fact broke (or a page timed out or crashed).
 """
 
 from __future__ import annotations
@@ -272,13 +262,9 @@ def render(reports: list[PageReport], jax_now: dict, pins: dict, requirement: st
     ]
 
     def section(title: str, items: list[Finding]) -> None:
-        out.append(f"{title} ({len(items)})")
-        for f in items:
-            note = "  [after an earlier failure on this page]" if f.follows else ""
-            out.append(f"  {f.where}  {_shorten(f.summary, 140)}{note}")
-        if not items:
-            out.append("  none")
-        out.append("")
+        note = "  [after an earlier failure on this page]"
+        rows = [f"  {f.where}  {_shorten(f.summary, 140)}{note * f.follows}" for f in items]
+        out.extend([f"{title} ({len(items)})", *(rows or ["  none"]), ""])
 
     section("Broken ❌/✅ contracts", contracts)
     section("Broken asserted facts", facts)

@@ -1,15 +1,8 @@
 """Scaffold a new page: ``nox -s new -- <part>/<page-slug> "Title"``.
 
-Writes ``docs/<part>/<page-slug>.md`` in the house shape (idea, example, ❌/✅ pair, takeaway),
-its first snippet ``snippets/<page_slug>/first_example.py`` and its nav entry in ``mkdocs.yml``
-(appended to the part's section, which is created if the part is new). The scaffold builds and
-passes the tests as it is; it then prints what to edit next.
-
-    python -m engine.tools.scaffold practice/demo-page "Demo" [--check]
-
-``--check`` runs the new page once through the engine (as
-``python -m engine.tools.page_outputs`` does).
-Nothing is written unless every check passes, so a refused request leaves the project untouched.
+Writes the page in the house shape, its first snippet and its nav entry in ``mkdocs.yml`` (the
+part's section, made if new), all or nothing; the result builds and passes the tests as it is.
+``--check`` then runs the page once, as ``nox -s page`` does.
 """
 
 from __future__ import annotations
@@ -122,15 +115,10 @@ def _indent_of(line: str) -> int:
 
 
 def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[str, str]:
-    """Insert ``- Title: path`` into the ``nav:`` of ``mkdocs_text``; returns (text, entry).
-
-    The entry goes at the end of the section that already lists pages of ``part``; when there
-    is none, a new section ``- Part:`` is created before the ``about/`` section (or at the end).
-    A careful text edit, so comments and formatting elsewhere in the file stay as they are: a
-    round-trip YAML library (ruamel.yaml) would be one more dependency for one list, and it would
-    still have to keep mkdocs.yml's `!ENV` and `!!python/name` tags; ``verify_nav`` parses both
-    versions and checks that only the entry changed.
-    """
+    """Insert ``- Title: path`` at the end of the nav section listing ``part``'s pages (or a new
+    section before ``about/``'s); returns (text, entry). A text edit keeps the file's comments
+    and tags (a round-trip YAML library would be a dependency for one list); ``verify_nav``
+    checks that only the entry changed."""
     lines = mkdocs_text.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if re.match(r"^nav:\s*(#.*)?$", line)), None)
     if start is None:
@@ -239,26 +227,8 @@ def write(plan: Plan) -> None:
 
 
 def next_steps(plan: Plan, root: Path) -> str:
-    page = plan.page.relative_to(root).as_posix()
-    snippet = plan.snippet.relative_to(root).as_posix()
-    return f"""\
-Created:
-  {page}
-  {snippet}
-  mkdocs.yml nav entry: {plan.nav_line}
-
-Edit next:
-  1. {page}
-     Write the front matter's description and learn: lines (a Course page's learn: line is its
-     row in the home page's table), then replace every TODO. Keep the shape (idea,
-     example, ❌/✅ pair, takeaway) and back each claim about JAX with an assert.
-  2. {snippet}
-     Your first long example. Rename it (and its <!-- snippet: ... --> line) to say what it
-     shows; one file per output.
-  3. Run and test just this page: nox -s page -- {page}
-     Preview while you write:      nox -s serve   (re-runs the page when its snippets change)
-  4. By hand, for a Course page: link it from docs/reference/summary.md (a test checks).
-  5. Before the pull request:      nox -s lint tests docs"""
+    page, snippet = (path.relative_to(root).as_posix() for path in (plan.page, plan.snippet))
+    return template("next_steps.txt.tmpl").format(page=page, snippet=snippet, plan=plan).rstrip()
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

@@ -1,13 +1,6 @@
-"""A short temporary folder outside the checkout, for things whose path has a length limit.
-
-A Unix socket's path holds at most 107 bytes on Linux (103 on macOS). Chromium puts its
-``SingletonSocket`` in ``$TMPDIR/org.chromium.Chromium.XXXXXX/``, and nox's own
-``session.create_tmp()`` is ``<checkout>/.nox/<session>/tmp``: from a checkout whose path was
-longer than about 50 bytes, every browser test failed. So the sessions keep their temporary files
-under ``<system temp>/jitdocs-<checkout hash>/``, whatever the checkout's path, and say clearly
-when even that is too long.
-
-Standard library only: noxfile.py imports it by path, before any venv exists.
+"""A short temporary folder outside the checkout: a Unix socket's path holds at most 103 bytes
+(macOS; 107 on Linux), and Chromium's ``SingletonSocket`` under nox's ``<checkout>/.nox/...``
+passed it from a long checkout path. Standard library only: noxfile.py imports it by path.
 """
 
 from __future__ import annotations
