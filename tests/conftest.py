@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from engine.page.model import ROOT
+from engine.run.timing import SHARED_CPU_VARIABLE
 from tests import unit_guard
 
 # A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
@@ -91,6 +92,13 @@ def fresh_venvs(tmp_path_factory) -> FreshVenvs:
         os.environ.pop("JUPYTER_PATH", None)
     else:
         os.environ["JUPYTER_PATH"] = before
+
+
+@pytest.fixture
+def no_shared_cpu(monkeypatch) -> None:
+    """For a ``clockless`` test (tests/timing_marks.py): its claims carry given numbers, so the
+    pages and checks it runs may claim them in a worker beside other tests."""
+    monkeypatch.delenv(SHARED_CPU_VARIABLE, raising=False)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from timing_marks import checker_measures_time, exercises, timed_if
+from timing_marks import checks_up_to_measure_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
@@ -44,7 +44,11 @@ def wrong_solutions() -> list[Path]:
 
 
 def wrong_solutions_marked() -> list:
-    return [timed_if(path, checker_measures_time(path.parent.name)) for path in wrong_solutions()]
+    """Marked `timing` when the checks it runs, up to the one it names, time code."""
+    return [
+        timed_if(path, checks_up_to_measure_time(path.parent.name, named_check(path)))
+        for path in wrong_solutions()
+    ]
 
 
 def load(path: Path):
