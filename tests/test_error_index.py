@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from timing_marks import runs_every_page
 from bs4 import BeautifulSoup
+from timing_marks import runs_every_page
 
 from engine.page.markers import ERROR_GROUPS
 from engine.page.model import ROOT, MarkupError

@@ -187,7 +187,9 @@ def check_py_runs() -> list[str]:
     test_check_py_bundles_every_checker_with_what_it_imports and by the reference solution's
     in-process run (test_exercises.py, test_lessons.py): the same checker text, the same JAX."""
     kinds: dict[frozenset, str] = {}
-    ordered = sorted(reference_solutions(), key=lambda i: (timing_marks.checker_measures_time(i), i))
+    ordered = sorted(
+        reference_solutions(), key=lambda i: (timing_marks.checker_measures_time(i), i)
+    )
     for exercise in ordered:
         kind = frozenset(reaches_outside((CHECKS / f"{exercise}.py").read_text(encoding="utf-8")))
         kinds.setdefault(kind, exercise)

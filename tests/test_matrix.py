@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from timing_marks import runs_every_page
 import yaml
+from timing_marks import runs_every_page
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages

@@ -33,7 +33,6 @@ import functools
 import importlib.metadata
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -193,7 +192,9 @@ def real_runs(pages: list[str]) -> list[str]:
     cells, no timing claim) for each kernel feature none of them has yet."""
     chosen = [page for page in pages if needs_a_kernel(page)]
     covered = set().union(*map(kernel_features, chosen))
-    by_cost = sorted(pages, key=lambda p: (measures_time(read_page(p)), len(code_cells(notebook_of(p)))))
+    by_cost = sorted(
+        pages, key=lambda p: (measures_time(read_page(p)), len(code_cells(notebook_of(p))))
+    )
     for page in by_cost:
         if not kernel_features(page) <= covered:
             chosen.append(page)
@@ -254,7 +255,7 @@ def test_notebook_is_the_code_the_build_ran(page_path: str):
         if bad:
             assert by_source[source]["metadata"]["jitdocs"]["bad"] == bad.describe()
 
-    setup = [cell for cell in notebook["cells"] if "setup" in cell_tags(cell)][0]["source"]
+    setup = next(cell for cell in notebook["cells"] if "setup" in cell_tags(cell))["source"]
     assert PRELUDE in setup, "the setup cell must make the build's namespace"
     bundled = project_files([block.source for block in page.blocks])
     assert all(repr(name) in setup for name in bundled), "a file the build imports is missing"
