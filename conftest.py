@@ -139,6 +139,13 @@ def measures_time_in(item: pytest.Item, page: str | None) -> bool:
     function = getattr(item, "function", None)
     if function is None or item.get_closest_marker("clockless"):
         return False
+    return function_measures_time(function)
+
+
+@functools.cache
+def function_measures_time(function) -> bool:
+    """Once per test function, not per parameter: following its imports was most of the time
+    collection took."""
     return uses_timing_helpers([inspect.getsource(function)])
 
 

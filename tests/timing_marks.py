@@ -31,11 +31,13 @@ def pages(paths: list[str]) -> list:
     return [timed_if(path, measures_time(read_page(path))) for path in paths]
 
 
+@functools.cache
 def checker_measures_time(exercise: str) -> bool:
     """The rule the build uses, on the checker's code and the modules it imports."""
     return uses_timing_helpers([(CHECKS / f"{exercise}.py").read_text(encoding="utf-8")])
 
 
+@functools.cache
 def checks_timing(exercise: str) -> list[tuple[re.Pattern, bool]]:
     """Each check of the checker in the order it runs (as written): a pattern its description
     matches (read from the ``@check`` line, not imported, so no JAX here) and whether it times
