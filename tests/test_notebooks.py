@@ -23,7 +23,8 @@ proof comes in two parts, so that the chapters' code does not run a second time 
   ``raises-exception`` cell). Notebooks with the same install line share one venv
   (``fresh_venvs``). No cell may raise except the ❌ cells, which must raise the very error
   their page declares. A page's timing claims are the build's to prove: it ran the same code
-  on the same pinned JAX, alone.
+  on the same pinned JAX, alone. The run test exists for every notebook; outside REAL_RUNS it
+  runs only when named, as `nox -s page` names its page's (``only_when_named``).
 """
 
 from __future__ import annotations
@@ -299,10 +300,25 @@ def test_the_rule_sees_code_that_reaches_outside_and_imports_that_nothing_provid
     }
 
 
-@pytest.mark.parametrize("page_path", timing_marks.pages(REAL_RUNS))
+def real_run_params() -> list:
+    """Every notebook; those outside REAL_RUNS only when named (`nox -s page` names its page's):
+    test_notebook_is_the_code_the_build_ran proves them in a full run."""
+    return [
+        pytest.param(
+            page,
+            marks=[
+                *([pytest.mark.timing] if measures_time(read_page(page)) else []),
+                *([] if page in REAL_RUNS else [pytest.mark.only_when_named]),
+            ],
+        )
+        for page in PAGES
+    ]
+
+
+@pytest.mark.parametrize("page_path", real_run_params())
 def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs):
     """In a fresh venv made from the notebook's first cell alone: nothing else is installed.
-    Only REAL_RUNS: test_notebook_is_the_code_the_build_ran proves the others."""
+    In a full run only REAL_RUNS: test_notebook_is_the_code_the_build_ran proves the others."""
     kernel = fresh_venvs.kernel(install_line(notebook_of(page_path)))
     try:
         notebook = run_notebook(page_path, tmp_path, kernel)
