@@ -39,7 +39,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import timing_marks
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
