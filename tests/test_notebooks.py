@@ -211,7 +211,8 @@ def page_order(page) -> list[tuple[int, str]]:
     ]
 
 
-def top_level_modules(distribution: str) -> set[str]:
+@functools.cache
+def top_level_modules(distribution: str) -> frozenset[str]:
     """The modules a distribution installs (``matplotlib`` -> matplotlib, mpl_toolkits, ...)."""
     tops = set()
     for file in importlib.metadata.distribution(distribution).files or []:
@@ -220,7 +221,7 @@ def top_level_modules(distribution: str) -> set[str]:
             tops.add(top)
         elif len(file.parts) == 1 and file.suffix == ".py":
             tops.add(file.stem)
-    return tops
+    return frozenset(tops)
 
 
 def imported_modules(source: str) -> set[str]:
