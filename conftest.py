@@ -40,6 +40,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "timing: measures time, so it runs alone (set from the code below; by hand only where "
         "jitkit's SharedCPUError asks for it, see tests/timing_marks.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "clockless: names a timing helper but gives it its numbers, so it runs with the rest "
+        "(tests/timing_marks.py)",
+    )
     worker_input = getattr(config, "workerinput", {})
     named = worker_input.get(RECORD_VARIABLE) or os.environ.pop(RECORD_VARIABLE, None)
     config.stash[RECORD_KEY] = named
@@ -124,7 +129,7 @@ def page_of(item: pytest.Item) -> str | None:
 
 def measures_time_in(item: pytest.Item, page: str | None) -> bool:
     """A page whose code claims a speed and runs in its examples (not reported from the build's
-    record), or a test whose own source names a timing helper.
+    record), or a test whose own source names a timing helper (unless it is ``clockless``).
 
     A test that makes a claim any other way (runs a page's notebook, a checker that times
     code) is marked by hand where it is parametrized; jitkit's SharedCPUError points there.
@@ -132,7 +137,16 @@ def measures_time_in(item: pytest.Item, page: str | None) -> bool:
     if page:
         return page_measures_time(page)
     function = getattr(item, "function", None)
-    return function is not None and uses_timing_helpers([inspect.getsource(function)])
+    if function is None or item.get_closest_marker("clockless"):
+        return False
+    return function_measures_time(function)
+
+
+@functools.cache
+def function_measures_time(function) -> bool:
+    """Once per test function, not per parameter: following its imports was most of the time
+    collection took."""
+    return uses_timing_helpers([inspect.getsource(function)])
 
 
 @functools.cache

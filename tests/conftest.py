@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from engine.page.model import ROOT
+from engine.run.timing import SHARED_CPU_VARIABLE
 from tests import unit_guard
 
 # A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
@@ -94,6 +95,13 @@ def fresh_venvs(tmp_path_factory) -> FreshVenvs:
 
 
 @pytest.fixture
+def no_shared_cpu(monkeypatch) -> None:
+    """For a ``clockless`` test (tests/timing_marks.py): its claims carry given numbers, so the
+    pages and checks it runs may claim them in a worker beside other tests."""
+    monkeypatch.delenv(SHARED_CPU_VARIABLE, raising=False)
+
+
+@pytest.fixture
 def project_folder() -> Iterator[Path]:
     """A folder of its own inside the project (a page's path is taken from ROOT), removed after:
     one per test, as xdist may run two such tests at once."""
@@ -108,6 +116,7 @@ def project_folder() -> Iterator[Path]:
 
 UNIT_RUN = os.environ.get(unit_guard.UNIT_VARIABLE) == "1"
 UNIT_MARK = "unit"
+ONLY_WHEN_NAMED = "only_when_named"
 GUARD_KEY = pytest.StashKey[unit_guard.Guard]()
 
 
@@ -116,6 +125,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{UNIT_MARK}: starts no JAX, browser, site build or Python process; `nox -s unit` runs "
         "these alone, and tests/unit_guard.py fails one that does",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{ONLY_WHEN_NAMED}: runs when its node id is named (`nox -s page` names its page's "
+        "notebook); a full run proves it another way",
     )
     if UNIT_RUN:
         config.stash[GUARD_KEY] = unit_guard.install()
@@ -154,6 +168,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unnamed = [
+        item
+        for item in items
+        if item.get_closest_marker(ONLY_WHEN_NAMED) and item.nodeid not in config.args
+    ]
+    if unnamed:  # proven another way in a full run (the test's docstring says how)
+        items[:] = [item for item in items if item not in unnamed]
+        config.hook.pytest_deselected(items=unnamed)
     if UNIT_RUN:
         config.stash[GUARD_KEY].refused.clear()  # a module refused at import failed collection
         other = [item for item in items if not item.get_closest_marker(UNIT_MARK)]

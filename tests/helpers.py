@@ -23,7 +23,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from check_solution import run_checks  # the learner runtime (pytest's pythonpath has snippets/)
+import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
+from check_solution import run_checks
 from engine.page.model import ROOT
 from engine.page.parser import parse_page
 
@@ -137,9 +138,22 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def results_by_description(check_id: str, module) -> dict:
-    """Each check's result for a solution module, by the check's description."""
-    return {result.description: result for result in run_checks(check_id, module)}
+def results_by_description(check_id: str, module, until: str | None = None) -> dict:
+    """Each check's result for a solution module, by the check's description; with ``until``,
+    only the checks up to that one, in order: a check's result depends on the checks before it
+    (what they compiled, say), never on those after, so these are the full run's results."""
+    if until is None:
+        return {result.description: result for result in run_checks(check_id, module)}
+    checks = check_solution.checks_for(check_id)
+    descriptions = [item.description for item in checks]
+    assert until in descriptions, f"'{until}' is not a check of {check_id}: {descriptions}"
+    prefix = checks[: descriptions.index(until) + 1]
+    real = check_solution.checks_for
+    check_solution.checks_for = lambda exercise: prefix  # what run_checks runs, in order
+    try:
+        return results_by_description(check_id, module)
+    finally:
+        check_solution.checks_for = real
 
 
 def named_check(path: Path) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from timing_marks import runs_every_page
 
 from engine.page.markers import ERROR_GROUPS
 from engine.page.model import ROOT, MarkupError
@@ -177,7 +178,7 @@ def site():
     return pages, found, index, text
 
 
-@pytest.mark.timing  # from a cold cache it runs every page, timing pages too
+@runs_every_page
 def test_every_raises_contract_of_a_teaching_page_is_in_the_index_if_jax_raised_it(site):
     pages, found, index, text = site
     declared = [
@@ -200,7 +201,7 @@ def test_every_raises_contract_of_a_teaching_page_is_in_the_index_if_jax_raised_
         assert f"{Path(case.page).name}#{case.anchor})" in text, where  # listed under it
 
 
-@pytest.mark.timing
+@runs_every_page
 def test_every_jax_error_class_a_jit_user_meets_has_an_entry(site):
     """jax.errors, less the base classes (JAXTypeError, JAXIndexError: JAX raises subclasses),
     JaxprTypeError (only with jax_enable_checks, JAX's own type checks) and JaxRuntimeError
@@ -223,7 +224,7 @@ def test_every_jax_error_class_a_jit_user_meets_has_an_entry(site):
     assert wanted <= {entry.error_type for entry in index}
 
 
-@pytest.mark.timing
+@runs_every_page
 def test_every_message_in_the_index_is_a_captured_one(site):
     """Under each heading: the teaching block's captured message, as JAX printed it."""
     _, _, index, text = site
@@ -236,7 +237,7 @@ def test_every_message_in_the_index_is_a_captured_one(site):
     assert shown == [f"{e.error_type}: {e.teacher.first_line}" for e in by_group]
 
 
-@pytest.mark.timing
+@runs_every_page
 def test_the_index_page_holds_no_hand_typed_message(site):
     pages, found, _, _ = site
     source = (ROOT / error_index.INDEX_PAGE).read_text(encoding="utf-8")

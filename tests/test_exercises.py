@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from timing_marks import checker_measures_time, exercises, timed_if
+from timing_marks import checks_up_to_measure_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
@@ -44,7 +44,11 @@ def wrong_solutions() -> list[Path]:
 
 
 def wrong_solutions_marked() -> list:
-    return [timed_if(path, checker_measures_time(path.parent.name)) for path in wrong_solutions()]
+    """Marked `timing` when the checks it runs, up to the one it names, time code."""
+    return [
+        timed_if(path, checks_up_to_measure_time(path.parent.name, named_check(path)))
+        for path in wrong_solutions()
+    ]
 
 
 def load(path: Path):
@@ -71,10 +75,10 @@ def solution_id(path: Path) -> str:
 
 @pytest.mark.parametrize("path", wrong_solutions_marked(), ids=solution_id)
 def test_wrong_solution_fails_the_named_check(path: Path):
+    """The checks up to the named one run, in order (``until``): the named check's result is the
+    full run's, and the later checks, which cannot change it, are not paid for."""
     name = named_check(path)
-    results = results_by_description(path.parent.name, load(path))
-    assert name in results, f"{path.name} names '{name}', which is not a check: {list(results)}"
-    failed = results[name]
+    failed = results_by_description(path.parent.name, load(path), until=name)[name]
     assert not failed.passed, f"{path.name} should fail '{name}', but it passed"
     message = failed.message
     assert not message.startswith("raised "), f"a crash, not a diagnosis: {message}"

@@ -9,6 +9,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import pytest
+from timing_marks import clockless
 
 import jitkit
 from jitkit import assert_faster, claim_ratio, count_compiles, show_error, time_it
@@ -100,6 +101,7 @@ def test_show_error_lets_other_errors_through():
 # ---------------------------------------------------------------- timing claims as data
 
 
+@clockless
 def test_claim_ratio_records_what_was_claimed_and_where():
     jitkit.TIMING_CLAIMS.clear()
     line = _line_of_next_statement()
@@ -115,6 +117,7 @@ def test_claim_ratio_records_what_was_claimed_and_where():
     assert claim.margin == 3.0 and claim.required == "at least 4x"
 
 
+@clockless
 def test_claim_ratio_checks_both_ends_of_a_band():
     jitkit.TIMING_CLAIMS.clear()
     claim_ratio("a draw", 1.5, at_least=1 / 3, at_most=3)

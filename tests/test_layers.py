@@ -51,32 +51,62 @@ def copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def add_import(path: Path, line: str) -> None:
+def add_import(path: Path, line: str) -> int:
+    """Append ``line`` to the module; the line number it lands on."""
     text = path.read_text(encoding="utf-8")
     path.write_text(f"{text}\n{line}  # noqa\n", encoding="utf-8")
+    return len(path.read_text(encoding="utf-8").splitlines())
 
 
-@pytest.mark.parametrize(
-    ("module", "line", "broken"),
-    [
-        ("engine/site/hook.py", "from engine.tools import matrix", "imports no maintainer tool"),
-        ("engine/run/pages.py", "from engine.site import hook", "each layer imports only"),
-        ("engine/page/markers.py", "import engine.run.results", "each layer imports only"),
-        ("snippets/jitkit.py", "from engine.page import markers", "imports no engine module"),
-        ("snippets/check_solution.py", "import engine.run.pages", "imports no engine module"),
-        ("engine/run/results.py", "import markdown", "no Markdown or HTML renderer"),
-        ("engine/page/claims.py", "from nbconvert import filters", "no Markdown or HTML renderer"),
-        ("engine/tools/matrix.py", "from engine.site import version_notes", "never from the site"),
-        ("engine/site/kept.py", "from engine.run.cache import load_cached", "never from its cache"),
-        ("engine/site/render.py", "from engine.site import hook", "use no MkDocs API"),
-        ("engine/site/labels.py", "import mkdocs.utils", "use no MkDocs API"),
+# Each contract, with the wrong imports that must break it: one lint-imports run per contract.
+WRONG_IMPORTS = {
+    "imports no maintainer tool": [("engine/site/hook.py", "from engine.tools import matrix")],
+    "each layer imports only": [
+        ("engine/run/pages.py", "from engine.site import hook"),
+        ("engine/page/markers.py", "import engine.run.results"),
     ],
-)
-def test_a_wrong_import_breaks_a_contract(copy, module, line, broken):
-    add_import(copy / module, line)
+    "imports no engine module": [
+        ("snippets/jitkit.py", "from engine.page import markers"),
+        ("snippets/check_solution.py", "import engine.run.pages"),
+    ],
+    "no Markdown or HTML renderer": [
+        ("engine/run/results.py", "import markdown"),
+        ("engine/page/claims.py", "from nbconvert import filters"),
+    ],
+    "never from the site": [("engine/tools/matrix.py", "from engine.site import version_notes")],
+    "never from its cache": [("engine/site/kept.py", "from engine.run.cache import load_cached")],
+    "use no MkDocs API": [
+        ("engine/site/render.py", "from engine.site import hook"),
+        ("engine/site/labels.py", "import mkdocs.utils"),
+    ],
+}
+
+
+def contract_report(stdout: str, phrase: str) -> str:
+    """The part of lint-imports' report under the contract whose name holds ``phrase``: from its
+    title (underlined with dashes) to the next title."""
+    lines = stdout.splitlines()
+    titles = [i for i in range(len(lines) - 1) if lines[i] and set(lines[i + 1]) == {"-"}] + [
+        len(lines)
+    ]
+    (start,) = [i for i in titles[:-1] if phrase in lines[i]]
+    end = titles[titles.index(start) + 1]
+    return "\n".join(lines[start:end])
+
+
+@pytest.mark.parametrize("broken", list(WRONG_IMPORTS))
+def test_a_wrong_import_breaks_a_contract(copy, broken):
+    """Each wrong import for one contract, added together: the contract breaks, and its report
+    names each of them by importer and line (so each breaks it, not only one of them)."""
+    added = [(module, add_import(copy / module, line)) for module, line in WRONG_IMPORTS[broken]]
     done = lint_imports(copy)
     assert done.returncode == 1, done.stdout + done.stderr
     assert any(broken in row and "BROKEN" in row for row in done.stdout.splitlines())
+    report = contract_report(done.stdout, broken)
+    for module, number in added:
+        importer = module.removesuffix(".py").replace("/", ".")
+        chain = [row for row in report.splitlines() if f"{importer} -> " in row]
+        assert any(f"l.{number})" in row for row in chain), (module, number, report)
 
 
 @pytest.mark.unit

@@ -8,18 +8,20 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import timing_marks
 from test_exercises import EXERCISES
 from test_lessons import LESSONS
-from test_notebooks import PAGES, install_line
+from test_notebooks import PAGES, imported_modules, install_line, reaches_outside, top_level_modules
 
 from check_solution import exercise_ids
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run.environment import locked_versions
+from engine.run.imports import project_files
 from engine.site import render, setup_steps
 from engine.site.notebooks import build_notebook, dumps
 
@@ -175,9 +177,48 @@ def site_checker(fresh_venvs, tmp_path):
     return check
 
 
-@pytest.mark.parametrize("exercise", timing_marks.exercises(sorted(reference_solutions())))
+CHECKS = ROOT / "snippets" / "_checks"
+
+
+def check_py_runs() -> list[str]:
+    """The checkers check.py runs for real: one per kind of reach outside the namespace that the
+    checks modules make (none; their own folder on sys.path; threads and ctypes), the cheapest
+    of each (no timing claim, then by name). The rest are proven by
+    test_check_py_bundles_every_checker_with_what_it_imports and by the reference solution's
+    in-process run (test_exercises.py, test_lessons.py): the same checker text, the same JAX."""
+    kinds: dict[frozenset, str] = {}
+    ordered = sorted(
+        reference_solutions(), key=lambda i: (timing_marks.checker_measures_time(i), i)
+    )
+    for exercise in ordered:
+        kind = frozenset(reaches_outside((CHECKS / f"{exercise}.py").read_text(encoding="utf-8")))
+        kinds.setdefault(kind, exercise)
+    return sorted(kinds.values())
+
+
+@pytest.mark.unit
+def test_check_py_bundles_every_checker_with_what_it_imports():
+    """check.py holds the text of every checks module and what it imports, and every import in
+    them and in each reference solution is bundled, standard, or among the set-up page's
+    packages: so a checker that passes a solution in-process passes it from check.py."""
+    script = setup_steps.checker_script()
+    bundled = project_files(["from check_solution import checks_for"])
+    assert all(f"{name!r}: {text!r}," in script for name, text in bundled.items())
+    for exercise in reference_solutions():
+        assert f"snippets/_checks/{exercise}.py" in bundled, exercise
+    modules = {Path(name.removeprefix("snippets/")).parts[0] for name in bundled}
+    installed = set().union(*(top_level_modules(pin.split("==")[0]) for pin in setup_pins()))
+    known = set(sys.stdlib_module_names) | installed | {m.removesuffix(".py") for m in modules}
+    sources = [*bundled.values(), *(p.read_text() for p in reference_solutions().values())]
+    needed = set().union(*map(imported_modules, sources))
+    assert needed <= known, f"imports neither installed, bundled nor standard: {needed - known}"
+    assert len(check_py_runs()) < len(reference_solutions()) / 2
+
+
+@pytest.mark.parametrize("exercise", timing_marks.exercises(check_py_runs()))
 def test_check_py_passes_each_reference_solution_in_a_fresh_venv(site_checker, exercise):
-    """The set-up page's packages, check.py from the site, an answer file: nothing else."""
+    """The set-up page's packages, check.py from the site, an answer file: nothing else. One
+    checker per kind (check_py_runs); the bundle test proves the others."""
     done = site_checker(exercise, reference_solutions()[exercise])
     assert done.returncode == 0, f"{exercise}:\n{done.stdout}{done.stderr}"
     assert re.fullmatch(r"\d+ passed, 0 failed", done.stdout.splitlines()[-1])

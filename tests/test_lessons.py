@@ -178,13 +178,14 @@ def test_each_lesson_has_several_wrong_solutions(lesson: Lesson):
 
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_wrong_solution_fails_the_check_it_names(path: Path):
+    """The checks up to the named one run, in order (``until``): the named check's result is the
+    full run's, and the later checks, which cannot change it, are not paid for."""
     lesson_id = path.parent.name
     name = named_check(path)
     descriptions = [item.description for item in checks_for(lesson_id)]
     assert name in descriptions, f"{path.name} names an unknown check: {name!r}"
     module = load_module(path, f"wrong_{lesson_id}_{path.stem}")
-    results = results_by_description(lesson_id, module)
-    result = results[name]
+    result = results_by_description(lesson_id, module, until=name)[name]
     assert not result.passed, f"{path.name} passed '{name}': the check has no teeth"
     message = result.message
     assert message and message != "assertion failed", f"{path.name}: no message"

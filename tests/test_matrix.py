@@ -6,6 +6,7 @@ import json
 
 import pytest
 import yaml
+from timing_marks import runs_every_page
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
@@ -169,7 +170,7 @@ def test_record_runs_each_page_under_the_installed_jax(tmp_path):
     assert entry["other"] == []
 
 
-@pytest.mark.timing  # from a cold cache it runs every page, timing pages too
+@runs_every_page
 def test_the_pinned_column_agrees_with_the_live_build():
     data = compatibility.load(ROOT / compatibility.DATA)
     (pinned,) = [r for r in compatibility.tested(data) if r["jax"] == PINNED]

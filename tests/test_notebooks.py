@@ -1,23 +1,44 @@
 """The downloadable notebooks: well formed, faithful to their page, and runnable top to bottom.
 
-Each notebook the build serves (``engine.site.notebooks.build_notebook``, the function the hook
-calls) is validated against the nbformat v4 schema and executed with nbclient in an empty
-temporary folder, without the project on ``PYTHONPATH``, in a kernel from a **fresh venv**
-that holds only what the notebook's own first cell installs (plus ipykernel, the reader's
-kernel): exactly what a learner who downloads the one file has. Notebooks with the same install
-line share one venv (``fresh_venvs``). No cell may raise except the ❌ cells, which must raise
-the very error their page declares.
+What a notebook must do: run top to bottom in a reader's Jupyter, from the one downloaded file,
+with only what its first cell installs, every ❌ cell raising the error its page declares. The
+proof comes in two parts, so that the chapters' code does not run a second time for most pages:
+
+- **For every notebook, without running it** (``test_notebook_is_the_code_the_build_ran``): its
+  code cells are the page's blocks, in the order the build ran them, after a setup cell that
+  makes the build's namespace (the same four imports) and writes out the project files the
+  build found on its path (``project_files``, the same import graph); every import in the cells
+  and in those files resolves to the standard library, a package the install line names, or a
+  bundled file; each ❌ cell is tagged with the error its block declares. The session's build
+  ran those blocks in that order in that namespace and held each ❌ block to its error (a
+  broken contract fails the build), and each example's test reports that run.
+- **What that cannot see is run for real** (``test_notebook_runs_top_to_bottom``), with nbclient
+  in an empty temporary folder, without the project on ``PYTHONPATH``, in a kernel from a
+  **fresh venv** that holds only what the notebook's first cell installs (plus ipykernel, the
+  reader's kernel): a notebook whose code reaches outside the Python namespace (processes it
+  starts, the environment, files, dynamic imports, object lifetimes that IPython's output
+  history changes: ``reaches_outside``), or whose cells run in another order than the
+  page's (the workbook's appendix); then, if one is still missing, the cheapest notebook for
+  each install line and each thing only a kernel does (``%%writefile``, an inline chart, a
+  ``raises-exception`` cell). Notebooks with the same install line share one venv
+  (``fresh_venvs``). No cell may raise except the ❌ cells, which must raise the very error
+  their page declares. A page's timing claims are the build's to prove: it ran the same code
+  on the same pinned JAX, alone. The run test exists for every notebook; outside REAL_RUNS it
+  runs only when named, as `nox -s page` names its page's (``only_when_named``).
 """
 
 from __future__ import annotations
 
+import ast
+import functools
+import importlib.metadata
 import json
 import os
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-import timing_marks
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -25,9 +46,12 @@ from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.page.policy import wants_notebook
 from engine.run.environment import locked_versions
+from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome
+from engine.run.timing import measures_time
 from engine.site.notebooks import (
+    _runnable,
     build_notebook,
     dumps,
     notebook_uri,
@@ -92,10 +116,210 @@ def install_line(notebook: dict) -> list[str]:
     return pip.removeprefix("%pip install ").split()
 
 
-@pytest.mark.parametrize("page_path", timing_marks.pages(PAGES))
+# Code whose behaviour can differ between the build's run and a reader's kernel although the
+# namespace is the same: what it starts, reads or finds outside the Python namespace (the build
+# runs in the project folder with the project on PYTHONPATH; a kernel in an empty folder without
+# it), objects kept alive or looked up by the interpreter (IPython keeps each echoed value in
+# its output history), and what a kernel runs differently: its own streams, signal handlers,
+# event loop (asyncio.run fails there), arguments, and __main__ (pickling, process pools).
+OUTSIDE_MODULES = {
+    *("subprocess", "os", "importlib", "runpy", "pathlib", "shutil", "glob", "tempfile", "io"),
+    *("weakref", "gc", "linecache", "asyncio", "signal", "pickle", "multiprocessing"),
+    *("concurrent", "ctypes", "socket", "threading", "atexit", "builtins"),
+}
+OUTSIDE_NAMES = {"open", "input", "__import__", "__file__", "__name__", "get_ipython", "exec"}
+OUTSIDE_ATTRIBUTES = {
+    *("executable", "argv", "path", "modules", "stdin", "stdout", "stderr", "getrefcount"),
+    *("read_text", "read_bytes", "write_text", "write_bytes", "getsource", "getsourcelines"),
+    *("getfile", "environ", "getenv", "system", "popen", "chdir", "getcwd", "listdir"),
+}
+
+
+def reaches_outside(source: str) -> set[str]:
+    """What in ``source`` (a cell; magics left out) reaches outside the namespace."""
+    code = "\n".join(line for line in source.splitlines() if not line.startswith(("%", "!")))
+    found = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [alias.name for alias in node.names]
+            modules = [node.module] if isinstance(node, ast.ImportFrom) else names
+            found |= {f"import {m}" for m in modules if m and m.split(".")[0] in OUTSIDE_MODULES}
+        elif isinstance(node, ast.Name) and node.id in OUTSIDE_NAMES:
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in OUTSIDE_ATTRIBUTES:
+            found.add("." + node.attr)
+    return found
+
+
+@functools.cache
+def notebook_of(page_path: str) -> dict:
+    return build_notebook(read_page(page_path))
+
+
+def code_cells(notebook: dict) -> list[dict]:
+    """The code cells after the install and setup cells: the page's code."""
+    return [cell for cell in notebook["cells"] if cell["cell_type"] == "code"][2:]
+
+
+def kernel_features(page_path: str) -> set[str]:
+    """What only a kernel does with this notebook: its install line, cell magics, charts."""
+    sources = [cell["source"] for cell in code_cells(notebook_of(page_path))]
+    tags = {tag for cell in code_cells(notebook_of(page_path)) for tag in cell_tags(cell)}
+    features = {"install " + " ".join(install_line(notebook_of(page_path)))}
+    features |= {"%%writefile"} if any(s.startswith("%%writefile") for s in sources) else set()
+    features |= {"a chart"} if any("plt." in source for source in sources) else set()
+    return features | ({"a raising cell"} if "raises-exception" in tags else set())
+
+
+def cell_tags(cell: dict) -> list[str]:
+    return cell["metadata"].get("tags", [])
+
+
+def needs_a_kernel(page_path: str) -> str:
+    """Why the proof without running cannot stand for this notebook ("" when it can)."""
+    page, notebook = read_page(page_path), notebook_of(page_path)
+    sources = [cell["source"] for cell in code_cells(notebook)]
+    reaching = sorted(set().union(*map(reaches_outside, sources)))
+    if reaching:
+        return "its code reaches outside the namespace: " + ", ".join(reaching)
+    if sources != [source for _, source in page_order(page)]:
+        return "its cells run in another order than the page's"
+    return ""
+
+
+def real_runs(pages: list[str]) -> list[str]:
+    """The notebooks run for real: those that need a kernel, then the cheapest (fewest code
+    cells, no timing claim) for each kernel feature none of them has yet."""
+    chosen = [page for page in pages if needs_a_kernel(page)]
+    covered = set().union(*map(kernel_features, chosen))
+    by_cost = sorted(
+        pages, key=lambda p: (measures_time(read_page(p)), len(code_cells(notebook_of(p))))
+    )
+    for page in by_cost:
+        if not kernel_features(page) <= covered:
+            chosen.append(page)
+            covered |= kernel_features(page)
+    return sorted(chosen)
+
+
+def page_order(page) -> list[tuple[int, str]]:
+    """Each block the build runs, as its notebook cell's code, in page order."""
+    return [
+        (index, (f"# {block.filename}\n" if block.snippet else "") + _runnable(block).rstrip("\n"))
+        for index, block in enumerate(page.blocks)
+        if not block.skip
+    ]
+
+
+@functools.cache
+def top_level_modules(distribution: str) -> frozenset[str]:
+    """The modules a distribution installs (``matplotlib`` -> matplotlib, mpl_toolkits, ...)."""
+    tops = set()
+    for file in importlib.metadata.distribution(distribution).files or []:
+        top = file.parts[0]
+        if len(file.parts) > 1 and not top.endswith((".dist-info", ".data", "..")):
+            tops.add(top)
+        elif len(file.parts) == 1 and file.suffix == ".py":
+            tops.add(file.stem)
+    return frozenset(tops)
+
+
+def imported_modules(source: str) -> set[str]:
+    """The top-level names an (absolute) import in ``source`` needs; magics are not Python."""
+    code = "\n".join(line for line in source.splitlines() if not line.startswith(("%", "!")))
+    found = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+REAL_RUNS = real_runs(PAGES)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("page_path", PAGES)
+def test_notebook_is_the_code_the_build_ran(page_path: str):
+    """The proof for every notebook that runs none of them (the module's docstring says what it
+    stands on); a notebook it cannot speak for is in REAL_RUNS."""
+    page, notebook = read_page(page_path), notebook_of(page_path)
+    cells = code_cells(notebook)
+    if page_path not in REAL_RUNS:
+        assert [cell["source"] for cell in cells] == [source for _, source in page_order(page)]
+    by_source = {cell["source"]: cell for cell in cells}
+    for index, source in page_order(page):
+        bad = page.blocks[index].bad
+        raises = bad is not None and bad.mode == "raises"
+        assert ("raises-exception" in cell_tags(by_source[source])) == raises, source
+        if bad:
+            assert by_source[source]["metadata"]["jitdocs"]["bad"] == bad.describe()
+
+    setup = next(cell for cell in notebook["cells"] if "setup" in cell_tags(cell))["source"]
+    assert PRELUDE in setup, "the setup cell must make the build's namespace"
+    bundled = project_files([block.source for block in page.blocks])
+    assert all(repr(name) in setup for name in bundled), "a file the build imports is missing"
+    # importable as they unpack: from the folder and from its snippets/ (the setup cell's path)
+    modules = {Path(name.removeprefix("snippets/")).parts[0] for name in bundled}
+    modules = {module.removesuffix(".py") for module in modules}
+    installed = set().union(
+        *(top_level_modules(pin.split("==")[0]) for pin in install_line(notebook))
+    )
+    known = set(sys.stdlib_module_names) | {"__future__"} | installed | modules
+    sources = [cell["source"] for cell in cells] + list(bundled.values())
+    needed = set().union(*map(imported_modules, sources))
+    assert needed <= known, f"imports neither installed, bundled nor standard: {needed - known}"
+
+
+@pytest.mark.unit
+def test_each_kernel_feature_and_every_notebook_that_needs_a_kernel_is_run():
+    """The real runs cover each install line and each thing only a kernel does; a notebook that
+    reaches outside the namespace is always among them, and most notebooks are not."""
+    assert set().union(*map(kernel_features, PAGES)) == set().union(
+        *map(kernel_features, REAL_RUNS)
+    )
+    assert all(page in REAL_RUNS for page in PAGES if needs_a_kernel(page))
+    assert needs_a_kernel("docs/course/compile-once.md")  # starts Python processes
+    assert "%%writefile" in kernel_features("docs/course/compile-once.md")
+    assert len(REAL_RUNS) < len(PAGES)
+
+
+@pytest.mark.unit
+def test_the_rule_sees_code_that_reaches_outside_and_imports_that_nothing_provides():
+    assert reaches_outside("import subprocess\nsubprocess.run(['ls'])") == {"import subprocess"}
+    assert reaches_outside("%%writefile x.py\nprint(open('x').read())") == {"open"}
+    assert reaches_outside("from pathlib import Path\nPath('a').read_text()") == {
+        "import pathlib",
+        ".read_text",
+    }
+    assert reaches_outside("x = jnp.arange(3)\nprint(type(x).__name__, x.sum())") == set()
+    assert imported_modules("import scipy.linalg\nfrom jax import lax\nfrom . import a") == {
+        "scipy",
+        "jax",
+    }
+
+
+def real_run_params() -> list:
+    """Every notebook; those outside REAL_RUNS only when named (`nox -s page` names its page's):
+    test_notebook_is_the_code_the_build_ran proves them in a full run."""
+    return [
+        pytest.param(
+            page,
+            marks=[
+                *([pytest.mark.timing] if measures_time(read_page(page)) else []),
+                *([] if page in REAL_RUNS else [pytest.mark.only_when_named]),
+            ],
+        )
+        for page in PAGES
+    ]
+
+
+@pytest.mark.parametrize("page_path", real_run_params())
 def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs):
-    """In a fresh venv made from the notebook's first cell alone: nothing else is installed."""
-    kernel = fresh_venvs.kernel(install_line(build_notebook(read_page(page_path))))
+    """In a fresh venv made from the notebook's first cell alone: nothing else is installed.
+    In a full run only REAL_RUNS: test_notebook_is_the_code_the_build_ran proves the others."""
+    kernel = fresh_venvs.kernel(install_line(notebook_of(page_path)))
     try:
         notebook = run_notebook(page_path, tmp_path, kernel)
     except CellExecutionError as error:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from timing_marks import clockless
 
 from engine.run import cache, environment, imports, pages, timing
 from engine.run.execute import execute_block, new_namespace
@@ -327,6 +328,7 @@ def test_checker_and_the_check_files_it_reads_are_part_of_the_key():
 # ---------------------------------------------------------------- timing claims
 
 
+@clockless
 def test_timing_claims_come_back_with_their_page_line():
     code = "from jitkit import claim_ratio\n\nclaim_ratio('x vs y', 8.0, at_least=2)"
     demo = page("# Demo\n\nSome prose.\n\n" + fence(code))
@@ -341,6 +343,7 @@ def test_timing_claims_come_back_with_their_page_line():
     )
 
 
+@clockless
 def test_a_failed_timing_claim_travels_with_the_failure():
     code = "from jitkit import claim_ratio\nclaim_ratio('x vs y', 1.5, at_least=2)"
     with pytest.raises(PageFailure) as caught:
@@ -441,6 +444,7 @@ def test_pages_without_timing_claims_run_side_by_side(tmp_path):
     assert a["pid"] != b["pid"] and overlap(a, b)
 
 
+@clockless
 def test_a_timing_page_runs_with_no_other_page_beside_it(tmp_path):
     claim = "from jitkit import claim_ratio\nclaim_ratio('fixed ratio', 8.0, at_least=2)"
     demos = [

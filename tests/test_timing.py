@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from timing_marks import clockless
 
 import jitkit
 from engine.page.model import ROOT, SNIPPETS
@@ -22,6 +23,7 @@ def test_the_engine_and_jitkit_name_the_same_variable():
     assert jitkit.SHARED_CPU_VARIABLE == timing.SHARED_CPU_VARIABLE
 
 
+@clockless
 def test_a_claim_where_the_cpu_is_shared_is_refused_before_it_is_recorded(monkeypatch):
     jitkit.TIMING_CLAIMS.clear()
     monkeypatch.setenv(timing.SHARED_CPU_VARIABLE, "a test beside it")
@@ -30,6 +32,7 @@ def test_a_claim_where_the_cpu_is_shared_is_refused_before_it_is_recorded(monkey
     assert jitkit.TIMING_CLAIMS == []
 
 
+@clockless
 def test_a_page_measures_time_when_its_code_or_a_module_it_imports_claims_a_speed():
     claiming = [
         path
