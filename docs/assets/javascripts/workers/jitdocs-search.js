@@ -11,12 +11,30 @@
 // for any question on it, above the section that answers it. Its lunr boost, set here before
 // Material indexes it, undoes that (1 / 2.6).
 const PAGE_WEIGHT = 0.38
+
+// 5. A pasted error message finds its entry. A section whose text opens with an error as Python
+// prints it (`<code>TracerBoolConversionError: Attempted boolean ...</code>`, as every entry of
+// the error index does) gets the message's first words as a field of their own, weighed as its
+// heading: they name the error and start what a reader pastes. The first words only: the rest
+// (values, advice) would match unrelated questions, as whole messages in headings once did.
+const QUOTED_ERROR = /^<p><code>[A-Z][\w.]*: (.*?)<\/code>/s
+const MESSAGE_WORDS = 6
+const MESSAGE_WEIGHT = 3  // a third of a heading's (10): six words alone match strongly
+function addMessageField({ config, docs }) {
+  config.fields.message = { boost: MESSAGE_WEIGHT }
+  for (const doc of docs) {
+    const quoted = QUOTED_ERROR.exec(doc.text)
+    if (quoted) doc.message = quoted[1].split(/\s+/).slice(0, MESSAGE_WORDS).join(" ")
+  }
+}
+
 let stemming = false  // whether the index's words were stemmed (mkdocs.yml: search: pipeline)
 addEventListener("message", event => {
   if (!self.lunr || !event.data || event.data.type !== 0) return  // not lunr's set-up message
   stemming = (event.data.data.config.pipeline || []).includes("stemmer")
   for (const doc of event.data.data.docs)
     if (!doc.location.includes("#")) doc.boost = (doc.boost ?? 1) * PAGE_WEIGHT
+  addMessageField(event.data.data)
 })
 
 const material = new URLSearchParams(self.location.search).get("material") || ""
