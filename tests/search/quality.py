@@ -3,9 +3,10 @@
 `python -m tests.search.quality [site folder] [questions file]` prints, for every question and word
 form, the first result and the rank of the first section that answers it, then the totals against
 the goal (issue #52), and exits 1 below it. The questions file is the suite unless named:
-tests/search/held_out.toml holds questions kept out of the tuning, to measure how it generalizes. The search is the site's real one: Material's search worker,
-the script the pages start, run under Node (tests/search/run_worker.js) over the site's
-search/search_index.json, exactly as the search box sends it what a reader types.
+tests/search/held_out.toml holds questions kept out of the tuning, to measure how it generalizes.
+The search is the site's real one: Material's search worker, the script the pages start, run
+under Node (tests/search/run_worker.js) over the site's search/search_index.json, exactly as the
+search box sends it what a reader types.
 """
 
 from __future__ import annotations
