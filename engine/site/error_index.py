@@ -38,7 +38,6 @@ PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
 JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
-SEARCH_WORDS = 6  # of a message, in its entry's heading: what a reader pastes from an error
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
 # GAP (keeping the words around it that say what it is).
@@ -281,16 +280,11 @@ def _entry(entry: Entry, here: str, notes: str, status) -> str:
     summary = teacher.block.index[1]
     message = f"{entry.error_type}: {teacher.first_line}"
     said = f'<p class="jd-error-message"><code>{html.escape(message)}</code></p>'
-    # Search ranks a section by its heading's words far above its text, so the heading also
-    # holds the message's opening words, hidden (the reader sees the message once, under the
-    # heading), and the table of contents takes the short title alone. The opening only: it
-    # names the error, and a pasted message starts with it; the whole message's other words
-    # (values, paths, advice) put the entry first for questions it does not answer (issue #52).
-    opening = " ".join(teacher.first_line.split()[:SEARCH_WORDS])
-    words = f'<span class="jd-search-words" aria-hidden="true"> {_inline(opening)}</span>'
+    # The message opens the entry's text: the site's search weighs its first words as a heading's,
+    # so a pasted message finds its entry (docs/assets/javascripts/workers/jitdocs-search.js).
     label = f"{entry.error_type}: {summary}".replace("`", "").replace('"', "'")
     attributes = f'{{ #{entry.anchor} data-toc-label="{label}" }}'
-    heading = f"### {entry.error_type}: {summary}{words} {attributes}"
+    heading = f"### {entry.error_type}: {summary} {attributes}"
     cause = f"**Cause**: {teacher.block.cause}\n{{: .jd-cause }}"
     fix = f"**Fix**: {teacher.block.fix}\n{{: .jd-fix }}"
     taught = f"**Taught in**: {_link(teacher, here, _place(teacher))}"
@@ -333,12 +327,6 @@ def _link(case: Case, here: str, text: str) -> str:
 def _place(case: Case) -> str:
     section = f" {IN} {case.block.section}" if case.block.section != case.page_title else ""
     return f"{case.page_title}{section}"
-
-
-def _inline(text: str) -> str:
-    """Text for a heading: Markdown and HTML characters shown as themselves."""
-    text = html.escape(text, quote=False)
-    return re.sub(r"([\\`*_\[\]{}#|])", r"\\\1", text)
 
 
 def _length(block: Block) -> int:

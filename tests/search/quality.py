@@ -1,10 +1,12 @@
 """The search-quality suite (tests/search/questions.toml) run through the built site's own search.
 
-`python -m tests.search.quality [site folder]` prints, for every question and word form, the
-first result and the rank of the first section that answers it, then the totals against the goal
-(issue #52), and exits 1 below it. The search is the site's real one: Material's search worker,
-the script the pages start, run under Node (tests/search/run_worker.js) over the site's
-search/search_index.json, exactly as the search box sends it what a reader types.
+`python -m tests.search.quality [site folder] [questions file]` prints, for every question and word
+form, the first result and the rank of the first section that answers it, then the totals against
+the goal (issue #52), and exits 1 below it. The questions file is the suite unless named:
+tests/search/held_out.toml holds questions kept out of the tuning, to measure how it generalizes.
+The search is the site's real one: Material's search worker, the script the pages start, run
+under Node (tests/search/run_worker.js) over the site's search/search_index.json, exactly as the
+search box sends it what a reader types.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SUITE = HERE / "questions.toml"
+HELD_OUT = HERE / "held_out.toml"  # never tuned on: the figure for questions from outside
 WORKER_RUNNER = HERE / "run_worker.js"
 FIRST_GOAL = 0.90  # the first result answers at least this share of the questions
 TOP_PAGES = 3  # and one of the first three pages listed holds an answer, for every question
@@ -151,7 +154,7 @@ def summary(label: str, outcomes: list[Outcome]) -> str:
 
 def main(argv: list[str]) -> int:
     site = Path(argv[0] if argv else "site")
-    suite = load_suite()
+    suite = load_suite(Path(argv[1]) if len(argv) > 1 else SUITE)
     unknown = unknown_answers(site, suite)
     if unknown:
         print("Answers that name no section of the built site:", *unknown, sep="\n  ")
@@ -160,8 +163,9 @@ def main(argv: list[str]) -> int:
     print(table(questions + forms))
     print("(rank: of the first right entry among all listed; x: not in the first pages)")
     print(summary("questions", questions))
-    print(summary("word forms", forms))
-    return 0 if meets_goal(questions) and meets_goal(forms) else 1
+    if forms:  # a set may give no other word forms
+        print(summary("word forms", forms))
+    return 0 if meets_goal(questions) and (not forms or meets_goal(forms)) else 1
 
 
 if __name__ == "__main__":

@@ -11,12 +11,30 @@
 // for any question on it, above the section that answers it. Its lunr boost, set here before
 // Material indexes it, undoes that (1 / 2.6).
 const PAGE_WEIGHT = 0.38
+
+// 2. A pasted error message finds its entry. A section whose text opens with an error as Python
+// prints it (`<code>TracerBoolConversionError: Attempted boolean ...</code>`, as every entry of
+// the error index does) gets the message's first words as a field of their own, weighed as its
+// heading: they name the error and start what a reader pastes. The first words only: the rest
+// (values, advice) would match unrelated questions, as whole messages in headings once did.
+const QUOTED_ERROR = /^<p><code>[A-Z][\w.]*: (.*?)<\/code>/s
+const MESSAGE_WORDS = 6
+const MESSAGE_WEIGHT = 3  // a third of a heading's (10): six words alone match strongly
+function addMessageField({ config, docs }) {
+  config.fields.message = { boost: MESSAGE_WEIGHT }
+  for (const doc of docs) {
+    const quoted = QUOTED_ERROR.exec(doc.text)
+    if (quoted) doc.message = quoted[1].split(/\s+/).slice(0, MESSAGE_WORDS).join(" ")
+  }
+}
+
 let stemming = false  // whether the index's words were stemmed (mkdocs.yml: search: pipeline)
 addEventListener("message", event => {
   if (!self.lunr || !event.data || event.data.type !== 0) return  // not lunr's set-up message
   stemming = (event.data.data.config.pipeline || []).includes("stemmer")
   for (const doc of event.data.data.docs)
     if (!doc.location.includes("#")) doc.boost = (doc.boost ?? 1) * PAGE_WEIGHT
+  addMessageField(event.data.data)
 })
 
 const material = new URLSearchParams(self.location.search).get("material") || ""
@@ -25,7 +43,7 @@ if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
 importScripts(material)
 const lunr = self.lunr  // absent from another engine's worker (Zensical's), which runs untouched
 
-// 2. A query's words are read as the index's were. Material gives each word typed a trailing
+// 3. A query's words are read as the index's were. Material gives each word typed a trailing
 // wildcard (so that a word still being typed matches), and lunr runs no pipeline on a wildcard
 // word: "recompiling*" never met the indexed stem "recompil", and "a*" or "how*" matched every
 // word that starts so, outweighing the words that carry the question. So here a word is trimmed
@@ -40,7 +58,7 @@ const KEYWORDS = new Set(["if", "else", "for", "while", "and", "or", "not", "whe
 const MORE_STOP_WORDS = new Set(["inside", "within", "under", "using", "via", "through"])
 const WILDCARD_WORD = /^([^*]+)\*$/
 
-// 3. The site's subject, "jit" and "jax" (in any form: "jitted", "jits"), is dropped from a
+// 4. The site's subject, "jit" and "jax" (in any form: "jitted", "jits"), is dropped from a
 // query that has other words: nearly every question and every section holds it, so it tells the
 // sections apart no better than a stop word, yet wherever a heading held it ("Nested jits"), it
 // outweighed the words that carry the question.
@@ -59,11 +77,21 @@ function asIndexed(word, dropping) {
   return keyword ? indexed : `${indexed}*`
 }
 
-// 4. The word itself outweighs the words it begins. lunr gives every word a wildcard expands to
+// 5. The word itself outweighs the words it begins. lunr gives every word a wildcard expands to
 // the whole weight of the word typed, so a section holding many of them ("value", "values",
 // "ValueError") outscored one holding the word itself many times. So each word is searched
 // twice: as itself, with its weight, and as a beginning, with a part of it.
 const COMPLETION_WEIGHT = 0.3
+
+// 6. A word with the prefix "re" also finds its root, at half weight: the stemmer keeps the
+// prefix, so "recompiling" (stem "recompil") never found "compile", nor "retraces" "trace". A
+// root of four letters or more (a whole word after "re", not "turn" of "return").
+const ROOT_WEIGHT = 0.5
+const PREFIXED = /^re(.{4,})\*$/
+function root(clause, term) {
+  const prefixed = PREFIXED.exec(term)
+  return prefixed ? [{ ...clause, term: `${prefixed[1]}*`, boost: clause.boost * ROOT_WEIGHT }] : []
+}
 function readAsIndexed(query, dropping = true) {
   const read = query.clauses.flatMap(clause => {
     const word = WILDCARD_WORD.exec(clause.term)
@@ -72,7 +100,7 @@ function readAsIndexed(query, dropping = true) {
     if (!term) return []
     if (!term.endsWith("*")) return [{ ...clause, term }]
     const boost = clause.boost * COMPLETION_WEIGHT
-    return [{ ...clause, term: term.slice(0, -1) }, { ...clause, term, boost }]
+    return [{ ...clause, term: term.slice(0, -1) }, { ...clause, term, boost }, ...root(clause, term)]
   })
   if (read.length) query.clauses = read
   else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
