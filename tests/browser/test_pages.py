@@ -347,9 +347,16 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     assert built <= markdown | notebooks | views | {"404.html"}
 
 
+@functools.lru_cache(maxsize=2)
+def built_page(site_dir: Path, url: str) -> BeautifulSoup:
+    """A built page, parsed once for the checks below, which only read it: under xdist a page's
+    tests run one after another, so the page they share is the last one kept."""
+    return soup_of(site_dir, url)
+
+
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
-    meta = soup_of(site_dir, url).select('meta[name="description"]')
+    meta = built_page(site_dir, url).select('meta[name="description"]')
     descriptions = [m.get("content", "").strip() for m in meta]
     assert len(descriptions) == 1 and descriptions[0], descriptions
     if url != "404.html":
@@ -365,7 +372,7 @@ def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
     only pages in the nav have."""
-    page = soup_of(site_dir, url)
+    page = built_page(site_dir, url)
     controls = {control.get("id") for control in page.find_all(LABELLED)}
     named = [label["for"] for label in page.select("label[for]") if label["for"]]
     assert named, "no label at all: the check would pass on anything"
@@ -383,7 +390,7 @@ def test_every_source_page_declares_a_description():
 def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
     """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
     page_file = html_file(site_dir, url)
-    figures = [image.attrs for image in soup_of(site_dir, url).select("img.jd-figure")]
+    figures = [image.attrs for image in built_page(site_dir, url).select("img.jd-figure")]
     assert len(figures) % 2 == 0, figures
     for light, dark in zip(figures[::2], figures[1::2], strict=True):
         assert light["src"].endswith(".svg#only-light"), light["src"]
