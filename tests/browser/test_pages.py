@@ -120,6 +120,8 @@ def test_axe_finds_no_serious_violation_in_the_navigation(open_page, site_dir, s
     for url in places_in_the_navigation(site_dir):
         visit.leave()
         visit.goto(url)
+        shown = visit.page.get_attribute("body", "data-md-color-scheme")
+        assert shown == ("slate" if scheme == "dark" else "default"), (url, shown)
         violations = axe_check.violations(visit.page, NAVIGATION, rules)
         found += [f"{url}: {line}" for line in axe_check.blocking(violations)]
     assert not found, "\n".join(found)
