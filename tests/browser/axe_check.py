@@ -105,9 +105,9 @@ SKIP_REPEATED = """attribute => axe.configure({rules: [
     {id: 'color-contrast', selector: `*:not([${attribute}])`}]})"""
 
 
-def violations(page, context: str | None = None, rules: tuple[str, ...] = ()) -> list[dict]:
-    """Every axe violation on the page (or in the element ``context`` selects), any impact; of
-    the given ``rules`` only, when some are given."""
+def violations(page, context: str | dict | None = None, rules: tuple[str, ...] = ()) -> list[dict]:
+    """Every axe violation on the page (or in the ``context``: a selector, or axe's include and
+    exclude lists), any impact; of the given ``rules`` only, when some are given."""
     prepare(page)
     only = {"runOnly": {"type": "rule", "values": list(rules)}} if rules else {}
     return page.evaluate(RUN, [context, OPTIONS | only])

@@ -9,6 +9,11 @@ switches it, in dark (the rules about colour: test_pages.py shows the others fin
 both schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a
 test still fails on its own defect, and only on it. A failed load fails every stage of that page.
 
+axe leaves out the site's navigation (``NAVIGATION``): the same template on every page but for
+the marks of where the page is, so test_pages.py checks it once per kind of place, in each scheme,
+and shows that nothing else in it differs between pages. (axe's whole-page rules still run: a
+context that only excludes is still the page to axe.)
+
 axe runs last, on every section laid out, because a section the browser skips (off screen,
 ``content-visibility: auto``) keeps the colours it had when it was skipped: after a switch to
 dark, axe read light-scheme colours there and reported contrast failures no reader can see.
@@ -37,6 +42,8 @@ SECTION_WINDOW_HEIGHT = 800
 LOAD = "load"
 DARK = ("Switch to dark mode", "slate")  # (the toggle's title, the scheme it shows)
 COLOUR_ONLY = axe_check.COLOUR_RULES  # in dark, what the switch can change (axe_check.py)
+NAVIGATION = ".md-sidebar--primary"  # the site's navigation, with the page's place marked in it
+PAGE_OWN = {"exclude": [[NAVIGATION]]}  # what axe checks per page: all of it but the navigation
 
 SECTION_HEIGHTS = """() => [...document.querySelectorAll('.jd-section')].map((section, i) => {
     const placeholder = parseFloat(section.style.containIntrinsicSize.split(' ').pop());
@@ -221,10 +228,10 @@ def switch_scheme(visit, scheme: tuple[str, str]):
 
 
 def axe_findings(visit, rules: tuple[str, ...] = ()) -> tuple[str | None, list[dict], list[str]]:
-    """The page's colour scheme, axe's violations (of ``rules`` only, if given), and the page's
-    problems so far."""
+    """The page's colour scheme, axe's violations outside the navigation (of ``rules`` only, if
+    given), and the page's problems so far."""
     scheme = visit.page.get_attribute("body", "data-md-color-scheme")
-    return scheme, axe_check.violations(visit.page, rules=rules), visit.problems()
+    return scheme, axe_check.violations(visit.page, PAGE_OWN, rules), visit.problems()
 
 
 def resize(page, width: int, height: int) -> None:

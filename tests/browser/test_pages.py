@@ -3,23 +3,29 @@ in both colour schemes, with its charts, description, favicon, sitemap entry and
 
 from __future__ import annotations
 
+import collections
+import functools
 import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urljoin
 
 import axe_check
 import pytest
 import yaml
+from bs4 import BeautifulSoup
 from page_survey import (
+    COLOUR_ONLY,
     DARK,
     FIRST_SCREENS,
+    NAVIGATION,
     OPENING_SCREEN,
     SECTION_WIDTHS,
     section_heights,
     switch_scheme,
 )
-from served_site import ROOT, html_file, page_urls, soup_of
+from served_site import ROOT, html_file, html_of, page_urls, soup_of
 
 
 def site_config() -> dict:
@@ -48,12 +54,78 @@ def test_page_loads_clean_and_offline(surveys, url):
 
 
 def test_axe_finds_no_serious_violation(surveys, url, scheme):
-    """axe-core, the whole page, light and dark: nothing of serious or critical impact."""
+    """axe-core, the whole page but the site navigation, light and dark: nothing of serious or
+    critical impact. (The navigation is checked once per kind of place a page can have in it:
+    test_axe_finds_no_serious_violation_in_the_navigation.)"""
     shown_scheme, violations, problems = surveys.of(url)[f"axe {scheme}"]
     assert shown_scheme == ("slate" if scheme == "dark" else "default")
     found = axe_check.blocking(violations)
     assert not found, "\n".join(found)
     assert not problems, "\n".join(problems)
+
+
+@functools.cache
+def navigation(site_dir: Path, url: str) -> tuple[str, tuple]:
+    """A page's site navigation (page_survey.NAVIGATION), read from its built file: its skeleton,
+    and the marks of the page's place in it. The skeleton has every link resolved, the page's
+    own table of contents (hidden at the surveys' desktop size) taken out, and the marks taken
+    off: the active classes, the open section's toggle and `aria-expanded`. The marks are listed
+    by depth and kind, not by which link or section carries them."""
+    text = html_of(site_dir, url)
+    start = text.index(f'<div class="md-sidebar {NAVIGATION[1:]}"')
+    end = text.index('<div class="md-sidebar md-sidebar--secondary"', start)
+    nav = BeautifulSoup(text[start:end], "html.parser")
+    for own in nav.select("#__toc, [for=__toc], nav.md-nav--secondary"):
+        own.decompose()
+    marks = []
+    for element in nav.find_all(True):
+        active = [name for name in element.get("class", []) if name.endswith("--active")]
+        depth = len(element.find_parents("li"))
+        if active:
+            marks.append((depth, element.name, *element["class"]))
+            element["class"] = [name for name in element["class"] if name not in active]
+        for attribute in ("checked", "aria-expanded"):
+            if element.has_attr(attribute):
+                marks.append((depth, element.name, attribute, element[attribute]))
+                del element[attribute]
+        if element.has_attr("href"):
+            element["href"] = urljoin(f"http://site/{url}", element["href"])
+    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", str(nav))), tuple(sorted(marks))
+
+
+def places_in_the_navigation(site_dir: Path) -> list[str]:
+    """The smallest page of each kind of place in the navigation."""
+    pages = sorted(page_urls(site_dir), key=lambda url: html_file(site_dir, url).stat().st_size)
+    smallest: dict[tuple, str] = {}
+    for url in pages:
+        smallest.setdefault(navigation(site_dir, url)[1], url)
+    return list(smallest.values())
+
+
+def test_the_navigation_is_the_same_on_every_page_but_for_the_page_s_place_in_it(site_dir):
+    """What lets axe check the navigation once per kind of place, not on every page."""
+    skeletons = collections.defaultdict(list)
+    for url in page_urls(site_dir):
+        skeletons[navigation(site_dir, url)[0]].append(url)
+    assert len(skeletons) == 1, [pages[:3] for pages in skeletons.values()]
+    assert len(places_in_the_navigation(site_dir)) > 1  # the marks were found, and set apart
+
+
+def test_axe_finds_no_serious_violation_in_the_navigation(open_page, site_dir, scheme):
+    """The navigation, at the surveys' desktop size, on one page of each kind of place (its rules
+    as the surveys run them in that scheme): nothing of serious or critical impact."""
+    visit = open_page(scheme)
+    rules = COLOUR_ONLY if scheme == "dark" else ()
+    found = []
+    for url in places_in_the_navigation(site_dir):
+        visit.leave()
+        visit.goto(url)
+        shown = visit.page.get_attribute("body", "data-md-color-scheme")
+        assert shown == ("slate" if scheme == "dark" else "default"), (url, shown)
+        violations = axe_check.violations(visit.page, NAVIGATION, rules)
+        found += [f"{url}: {line}" for line in axe_check.blocking(violations)]
+    assert not found, "\n".join(found)
+    assert not visit.problems(), visit.problems()
 
 
 # Faults planted in a page's code: every token of its commonest class made faint (one look,
@@ -277,9 +349,16 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     assert built <= markdown | notebooks | views | {"404.html"}
 
 
+@functools.lru_cache(maxsize=2)
+def built_page(site_dir: Path, url: str) -> BeautifulSoup:
+    """A built page, parsed once for the checks below, which only read it: under xdist a page's
+    tests run one after another, so the page they share is the last one kept."""
+    return soup_of(site_dir, url)
+
+
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
-    meta = soup_of(site_dir, url).select('meta[name="description"]')
+    meta = built_page(site_dir, url).select('meta[name="description"]')
     descriptions = [m.get("content", "").strip() for m in meta]
     assert len(descriptions) == 1 and descriptions[0], descriptions
     if url != "404.html":
@@ -295,7 +374,7 @@ def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
     only pages in the nav have."""
-    page = soup_of(site_dir, url)
+    page = built_page(site_dir, url)
     controls = {control.get("id") for control in page.find_all(LABELLED)}
     named = [label["for"] for label in page.select("label[for]") if label["for"]]
     assert named, "no label at all: the check would pass on anything"
@@ -313,7 +392,7 @@ def test_every_source_page_declares_a_description():
 def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
     """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
     page_file = html_file(site_dir, url)
-    figures = [image.attrs for image in soup_of(site_dir, url).select("img.jd-figure")]
+    figures = [image.attrs for image in built_page(site_dir, url).select("img.jd-figure")]
     assert len(figures) % 2 == 0, figures
     for light, dark in zip(figures[::2], figures[1::2], strict=True):
         assert light["src"].endswith(".svg#only-light"), light["src"]
