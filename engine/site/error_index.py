@@ -22,8 +22,6 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from nbconvert.filters import strip_ansi
-
 from engine.page.claims import by_block
 from engine.page.markers import ERROR_GROUPS
 from engine.page.model import Block, MarkupError, Page
@@ -31,6 +29,7 @@ from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run.results import Outcome, PageResult, first_line
 from engine.site import version_notes
+from engine.site.labels import indent, strip_ansi
 
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
@@ -320,8 +319,7 @@ def _folded(case: Case) -> str:
             code_fence("python", case.good.source),
         ]
     )
-    indented = "\n".join("    " + line if line.strip() else line for line in body.split("\n"))
-    return f'??? example "{title}"\n\n{indented}'
+    return f'??? example "{title}"\n\n{indent(body)}'
 
 
 def _link(case: Case, here: str, text: str) -> str:

@@ -19,8 +19,8 @@ from mkdocs.structure.files import File, Files
 
 from engine.page.model import MarkupError
 from engine.run.results import PageFailure
-from engine.site import extension, notebook_view, render
-from engine.site.kept import Conversions
+from engine.site import extension, notebook_view
+from engine.site.kept import Conversions, kept_render
 from engine.site.render import Site
 from engine.site.run_step import run_site
 from engine.site.view_render import ViewRenderer
@@ -60,16 +60,11 @@ class SiteHook:
         if parsed is not None:
             check_unchanged(self.site, parsed.path, markdown)
             page.meta = dict(parsed.meta)  # the front matter, as the run step read it
+            kept_render(self.site.kept.pages, page, self.site.markdown(parsed.path))
         return markdown
 
     def on_pre_page(self, page, config, files):
         return self.views.on_pre_page(page, config, files)  # a notebook view's render
-
-    def on_page_content(self, content: str, page, config, files) -> str:
-        if not notebook_view.is_view(page):  # a page: rendered whole by engine.site.render
-            return content
-        content = notebook_view.on_page_content(content, page, config, files)
-        return self.site.kept.sections(render.draw_symbols(render.unwrap_plain_tokens(content)))
 
     def on_env(self, env, config, files):
         return self.site.kept.templates(env)
@@ -84,7 +79,6 @@ on_files = _site.on_files
 on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
 on_page_read_source = _site.on_page_read_source
-on_page_content = _site.on_page_content
 on_env = _site.on_env
 on_post_build = _site.on_post_build
 

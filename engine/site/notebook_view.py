@@ -18,7 +18,6 @@ import copy
 import html
 import json
 import posixpath
-import re
 from pathlib import Path
 
 import nbformat
@@ -34,7 +33,6 @@ from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
-INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
 def view_uri(page_path: str) -> str:
@@ -121,9 +119,3 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
 
 def is_view(page) -> bool:
     return page.file.src_uri.endswith("/notebook.ipynb")
-
-
-def on_page_content(content: str, page, config, files) -> str:
-    """mkdocs-jupyter appends nbconvert's Pygments CSS to every notebook page; the view uses
-    the site's code colours, so drop it."""
-    return INLINE_STYLE.sub("", content) if is_view(page) else content

@@ -20,7 +20,7 @@ from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import course_table, extension, practice, render, setup_steps, version_notes
+from engine.site import course_table, extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -159,7 +159,7 @@ def rendered_digest(site: Site) -> str:
     HTML: what a page's outputs depend on beyond its text."""
     digest = hashlib.sha256()
     for path in sorted(site.pages):
-        digest.update(render.render_page(site, path).encode())
+        digest.update(site.markdown(path).encode())
     for source in sorted((site.root / "engine").rglob("*")):
         if source.suffix in (".py", ".html", ".j2"):
             digest.update(source.read_bytes())
