@@ -1,13 +1,7 @@
-"""The error index: every error that JAX raised in a ❌ ``raises`` block of the course and track
-pages, read from this build's results, never typed.
-
-One entry per exception class of JAX's own (``TracerBoolConversionError``...), and one per
-distinct message for Python's generic classes (``TypeError``, ``ValueError``...), the parts
-that change from program to program (names, shapes, numbers, places in the reader's code) shown
-as ``…``. Only errors raised by JAX's code (``Outcome.raised_in``) count: a failed ``assert``
-is not JAX's. One ❌ block of each entry teaches it: its ``index``, ``cause`` and ``fix`` markers
-give the entry's group, short heading and two sentences; the entry shows the message it raised.
-The hook renders the index with ``<!-- error-index -->`` and links each ❌ block to its entry.
+"""The error index: every error JAX raised in a ❌ ``raises`` block of the teaching pages, read
+from this build's results. One entry per JAX exception class, and per distinct message for
+Python's generic classes (variable parts shown as ``…``); one ❌ block of each entry teaches it
+with its ``index``, ``cause`` and ``fix`` markers.
 """
 
 from __future__ import annotations

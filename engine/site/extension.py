@@ -1,10 +1,6 @@
-"""The Python-Markdown extension that renders every page of the site from its run.
-
-Any builder that runs Markdown extensions renders the same page bodies: MkDocs (whose hook
-runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (`nox -s
-zensical` publishes it before Zensical starts; under a Zensical started by hand, the first page
-rendered starts the run step). The preprocessor knows a page by its text; other Markdown passes
-through untouched.
+"""The Python-Markdown extension that renders every page of the site from its run, under any
+builder that runs Markdown extensions (MkDocs, Zensical). It knows a page by its text; other
+Markdown passes through.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The mkdocs hook: start the run step, add the files it made, and hand MkDocs what it read.
-
-Rendering is a Markdown extension (``engine.site.extension``, listed in mkdocs.yml), so other
-builders render the same pages; what is left here is MkDocs' own: its files, its page
-objects, the notebook views (mkdocs-jupyter) and the conversions kept between builds.
-One named function per event, like mkdocs-material's own ``shortcodes.py`` hook.
+"""The mkdocs hook: start the run step, add its files, hand MkDocs what it read, and keep what
+only MkDocs has (notebook views, kept renders and templates); the extension renders the pages.
 """
 
 from __future__ import annotations

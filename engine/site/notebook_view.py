@@ -1,15 +1,7 @@
-"""The notebook view: a page's downloadable notebook shown as a site page, by mkdocs-jupyter.
-
-A page opts in with ``notebook_view: true`` in its front matter (it must be a page that offers a
-notebook download, ``engine.page.policy.wants_notebook``). The view is made from the notebook the
-hook already built from the cached outputs, so it runs nothing. It differs from the download in
-what a web page needs: front matter (its title, a description, and no search entry, so search
-does not return each exercise twice), links relative to the site, and each chart as the light
-and the dark SVG the Markdown page shows, so a dark page never shows a light chart.
-
-mkdocs-jupyter converts only files that exist on disk, so the view is written under
-``.cache/notebook-view/`` and registered as a page (``ViewFile``); ``engine.site.view_render``
-renders it, with mkdocs-jupyter only when the view changed.
+"""The notebook view: a page's notebook shown as a site page (``notebook_view: true`` in its front
+matter), made from the notebook the build made, with front matter, relative links and each chart
+as the page's light and dark SVG. mkdocs-jupyter converts only files on disk, so the view is
+written under ``.cache/notebook-view/``; ``engine.site.view_render`` renders it.
 """
 
 from __future__ import annotations

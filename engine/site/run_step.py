@@ -1,7 +1,5 @@
-"""The run step: parse and run every page once, and make the files the site adds (charts,
-notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts;
-``python -m engine.site.run_step SITE_DIR`` (`nox -s zensical`) calls ``standalone``, then builds
-with Zensical, which has no hooks, in the same process, and writes the added files.
+"""The run step: parse and run every page once, and make the files the site adds. MkDocs' hook
+calls ``run_site``; ``python -m engine.site.run_step SITE_DIR`` builds with Zensical.
 """
 
 from __future__ import annotations

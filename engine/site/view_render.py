@@ -1,10 +1,6 @@
-"""The notebook views rendered by mkdocs-jupyter, only when a view changed.
-
-mkdocs-jupyter turns its own cache off for a custom template, and importing it costs about 0.7 s
-(nbconvert scans its exporters at import). So the hook drives it rather than mkdocs.yml: a view
-whose render inputs (``render_key``) are those of the last build is served from what that build
-stored (its front matter, HTML and table of contents); only a changed view imports and runs the
-plugin, through its public events, with ``OPTIONS``.
+"""The notebook views rendered by mkdocs-jupyter only when a view changed: importing it costs
+about 0.7 s, and a custom template turns its own cache off. A view whose ``render_key`` is the
+last build's is served from what that build stored.
 """
 
 from __future__ import annotations
