@@ -21,14 +21,10 @@ from engine.site.render import Site
 from engine.site.run_step import run_site
 from engine.site.view_render import ViewRenderer
 
-# ---------------------------------------------------------------- events
-
 
 class SiteHook:
-    """The hook's events, as methods of one object. mkdocs imports a hook once per process and
-    calls the functions it finds in it; the module binds them to one ``SiteHook`` (below). Each
-    build, and each rebuild under ``mkdocs serve``, starts afresh in ``on_files``, which runs
-    the pages and publishes the ``Site`` the Markdown extension renders from."""
+    """The hook's events, bound below to one object; each build (and rebuild under ``mkdocs
+    serve``) starts afresh in ``on_files``, which runs the pages and publishes the ``Site``."""
 
     def __init__(self, preview: bool = False) -> None:
         self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs

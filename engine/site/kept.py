@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jinja2 import FileSystemBytecodeCache
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils import CountHandler
 
 from engine.run.environment import installed_distributions
 from engine.run.files import discard, read_kept, write_if_changed
@@ -132,13 +133,13 @@ def kept_render(pages: Kept, page, rendered: str) -> None:
         where = [page.file.src_uri, page.file.url, sorted((f.src_uri, f.url) for f in files)]
         options = [config[name] for name in ("markdown_extensions", "mdx_configs", "validation")]
         material = json.dumps([rendered, page.markdown, where, options], default=repr)
-        warnings = _Warnings()
+        warnings = CountHandler(level=logging.WARNING)
         logging.getLogger("mkdocs").addHandler(warnings)
         try:
             made = json.loads(pages(material, lambda _: _made(convert, page, config, files)))
         finally:
             logging.getLogger("mkdocs").removeHandler(warnings)
-        if warnings.count:
+        if warnings.counts:
             pages.forget(material)
         page.content, page.toc = made["content"], get_toc(made["toc"])
         page._title_from_render, page.present_anchor_ids = made["title"], set(made["anchors"])
@@ -160,15 +161,6 @@ def _made(convert, page, config, files) -> str:
         "links": links and {file.src_uri: anchors for file, anchors in links.items()},
     }
     return json.dumps(made, ensure_ascii=False)
-
-
-class _Warnings(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record) -> None:
-        self.count += 1
 
 
 class KeptBytecodeCache(FileSystemBytecodeCache):
@@ -195,10 +187,8 @@ class Conversions:
 
     def __init__(self, cache_dir: Path | None = None, fresh: bool = False, config=None) -> None:
         self.cache_dir, self.fresh = cache_dir, fresh
-        path = cache_dir / PAGES if cache_dir else None
-        self.pages = Kept(
-            None, converter_key(*sorted(Path(__file__).parent.glob("*.py"))), path, fresh
-        )
+        renderer = converter_key(*sorted(Path(__file__).parent.glob("*.py")))  # engine/site
+        self.pages = Kept(None, renderer, cache_dir / PAGES if cache_dir else None, fresh)
         self.search = keep_search_entries(config, cache_dir, fresh) if config else None
 
     def templates(self, env):

@@ -230,29 +230,17 @@ def page_to_notebook(
     return notebook
 
 
-def build_notebook(
-    page: Page,
-    *,
-    outcomes: list[Outcome] | None = None,
-    environment: dict | None = None,
-    site_url: str = "",
-    root: Path = ROOT,
-) -> dict:
-    """The notebook the build serves for a parsed page, with its project files bundled and a
-    first cell that installs the packages its code imports, pinned as in ``uv.lock``."""
+def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
+    """The notebook the build serves, with its project files bundled and a first cell that
+    installs the packages its code imports, pinned as in ``uv.lock``; ``outputs``: the
+    ``outcomes`` and ``environment`` of its run."""
     sources = [block.source for block in page.blocks]
     files = project_files(sources, root)
     pins = setup_steps.requirements([*sources, *files.values()], root)
     local = not site_url or setup_steps.is_local(site_url)
     setup_url = "" if local else site_url.rstrip("/") + "/" + setup_steps.SETUP_PAGE
-    return page_to_notebook(
-        page,
-        outcomes=outcomes,
-        environment=environment,
-        site_url=site_url,
-        files=files,
-        install=setup_steps.install_cell(pins, setup_url),
-    )
+    install = setup_steps.install_cell(pins, setup_url)
+    return page_to_notebook(page, site_url=site_url, files=files, install=install, **outputs)
 
 
 def dumps(notebook: dict) -> str:

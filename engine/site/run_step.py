@@ -95,10 +95,8 @@ def add_notebook(site: Site, page: Page, result) -> None:
     outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
         return
-    outcomes, environment = result.outcomes, result.environment
-    notebook = build_notebook(
-        page, outcomes=outcomes, environment=environment, root=site.root, site_url=site.site_url
-    )
+    outputs = {"outcomes": result.outcomes, "environment": result.environment}
+    notebook = build_notebook(page, root=site.root, site_url=site.site_url, **outputs)
     site.notebooks[page.path] = notebook
     site.files[notebook_uri(page.path)] = dumps(notebook)
 
