@@ -125,7 +125,7 @@ def rendered_page(tmp_path, text=DEMO, rendered=None, uris=("demo.md", "quiz.md"
     from mkdocs.structure.files import File, Files
     from mkdocs.structure.pages import Page
 
-    from engine.site import extension, render
+    from engine.site import extension, hook, render
 
     extension.publish(render.Site(tmp_path))  # no page of this site: Markdown passes through
     config = load_config(str(ROOT / "mkdocs.yml"))
@@ -133,7 +133,7 @@ def rendered_page(tmp_path, text=DEMO, rendered=None, uris=("demo.md", "quiz.md"
     page = Page(None, files.get_file_from_path("demo.md"), config)
     page.markdown = text
     pages = kept.Conversions(tmp_path).pages
-    kept.kept_render(pages, page, text if rendered is None else rendered)
+    hook.kept_render(pages, page, text if rendered is None else rendered)
     page.render(config, files)
     pages.save()
     return page, pages.conversions

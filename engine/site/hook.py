@@ -4,6 +4,8 @@ only MkDocs has (notebook views, kept renders and templates); the extension rend
 
 from __future__ import annotations
 
+import json
+import logging
 import sys
 from functools import partial
 from pathlib import Path
@@ -12,11 +14,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hoo
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import CountHandler
 
 from engine.page.model import MarkupError
 from engine.run.results import PageFailure
 from engine.site import extension, notebook_view
-from engine.site.kept import Conversions, kept_render
+from engine.site.kept import Conversions, Kept, toc_tokens
 from engine.site.render import Site
 from engine.site.run_step import run_site
 from engine.site.view_render import ViewRenderer
@@ -105,3 +109,44 @@ def check_unchanged(site: Site, path: str, markdown: str) -> None:
     Markdown extension sees it would leave the page unrendered."""
     if site.page_of(markdown) != path:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
+
+
+def kept_render(pages: Kept, page, rendered: str) -> None:
+    """MkDocs renders ``page`` (a ``Page`` whose body the extension renders to ``rendered``) from
+    ``pages`` when the page, its place, every file's address and the Markdown options are those
+    of a render kept before. A render is always read back from what is kept, so a cold build
+    shows what a warm one will; one that logged a warning is not kept, so the next build warns."""
+    convert = page.render
+
+    def render(page, config, files) -> None:
+        where = [page.file.src_uri, page.file.url, sorted((f.src_uri, f.url) for f in files)]
+        options = [config[name] for name in ("markdown_extensions", "mdx_configs", "validation")]
+        material = json.dumps([rendered, page.markdown, where, options], default=repr)
+        warnings = CountHandler(level=logging.WARNING)
+        logging.getLogger("mkdocs").addHandler(warnings)
+        try:
+            made = json.loads(pages(material, lambda _: _made(convert, page, config, files)))
+        finally:
+            logging.getLogger("mkdocs").removeHandler(warnings)
+        if warnings.counts:
+            pages.forget(material)
+        page.content, page.toc = made["content"], get_toc(made["toc"])
+        page._title_from_render, page.present_anchor_ids = made["title"], set(made["anchors"])
+        links = made["links"]
+        page.links_to_anchors = links and {files.get_file_from_path(u): links[u] for u in links}
+
+    page.render = render.__get__(page)
+
+
+def _made(convert, page, config, files) -> str:
+    """What MkDocs' ``Page.render`` sets, as JSON."""
+    convert(config, files)
+    links = page.links_to_anchors
+    made = {
+        "content": page.content,
+        "toc": toc_tokens(page.toc.items),
+        "title": page._title_from_render,
+        "anchors": sorted(page.present_anchor_ids),
+        "links": links and {file.src_uri: anchors for file, anchors in links.items()},
+    }
+    return json.dumps(made, ensure_ascii=False)

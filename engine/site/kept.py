@@ -2,7 +2,7 @@
 
 A ``Kept`` conversion stores what it made, by a digest of its input and under a key of its
 converter (``converter_key``: its code, Python and the installed distributions); the next build
-converts only an input it has not seen with that key. Kept: each page's render (``kept_render``:
+converts only an input it has not seen with that key. Kept: each page's render (MkDocs' hook:
 Markdown, Pygments and sections, most of a warm build), its entries in Material's search index
 (``keep_search_entries``) and the theme's compiled templates (Jinja's own bytecode cache).
 """
@@ -12,13 +12,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from jinja2 import FileSystemBytecodeCache
-from mkdocs.structure.toc import get_toc
-from mkdocs.utils import CountHandler
 
 from engine.run.environment import installed_distributions
 from engine.run.files import discard, read_kept, write_if_changed
@@ -120,47 +117,6 @@ def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = Fal
 
     index.add_entry_from_context = add_kept_entries
     return kept
-
-
-def kept_render(pages: Kept, page, rendered: str) -> None:
-    """MkDocs renders ``page`` (a ``Page`` whose body the extension renders to ``rendered``) from
-    ``pages`` when the page, its place, every file's address and the Markdown options are those
-    of a render kept before. A render is always read back from what is kept, so a cold build
-    shows what a warm one will; one that logged a warning is not kept, so the next build warns."""
-    convert = page.render
-
-    def render(page, config, files) -> None:
-        where = [page.file.src_uri, page.file.url, sorted((f.src_uri, f.url) for f in files)]
-        options = [config[name] for name in ("markdown_extensions", "mdx_configs", "validation")]
-        material = json.dumps([rendered, page.markdown, where, options], default=repr)
-        warnings = CountHandler(level=logging.WARNING)
-        logging.getLogger("mkdocs").addHandler(warnings)
-        try:
-            made = json.loads(pages(material, lambda _: _made(convert, page, config, files)))
-        finally:
-            logging.getLogger("mkdocs").removeHandler(warnings)
-        if warnings.counts:
-            pages.forget(material)
-        page.content, page.toc = made["content"], get_toc(made["toc"])
-        page._title_from_render, page.present_anchor_ids = made["title"], set(made["anchors"])
-        links = made["links"]
-        page.links_to_anchors = links and {files.get_file_from_path(u): links[u] for u in links}
-
-    page.render = render.__get__(page)
-
-
-def _made(convert, page, config, files) -> str:
-    """What MkDocs' ``Page.render`` sets, as JSON."""
-    convert(config, files)
-    links = page.links_to_anchors
-    made = {
-        "content": page.content,
-        "toc": toc_tokens(page.toc.items),
-        "title": page._title_from_render,
-        "anchors": sorted(page.present_anchor_ids),
-        "links": links and {file.src_uri: anchors for file, anchors in links.items()},
-    }
-    return json.dumps(made, ensure_ascii=False)
 
 
 class KeptBytecodeCache(FileSystemBytecodeCache):
