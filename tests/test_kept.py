@@ -5,17 +5,14 @@ nbconvert), and shows what the conversion makes."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import markdown
-import pygments
-import pymdownx.highlight
 import pytest
 from jinja2 import DictLoader, Environment, FileSystemBytecodeCache
 from mkdocs.config import load_config
 from mkdocs.structure.toc import get_toc
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
 
 from engine.page.model import ROOT
 from engine.run.results import PageResult
@@ -24,124 +21,166 @@ from engine.site import kept, sections
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
 RED = "\x1b[31mred\x1b[0m and plain"
-GREEN = "\x1b[32mgreen\x1b[0m"
 PAGE = "<h2>A</h2>" + "<p>text</p>" * 200
 OTHER = "<h2>B</h2><pre><code>x = 1</code></pre>"
-KEPT = {  # each kept conversion, two inputs, and what converts them
-    "colours": (kept.coloured_outputs, RED, GREEN, kept.to_html),
-    "sections": (kept.wrapped_sections, PAGE, OTHER, sections.wrap_sections),
-}
 
 
-@pytest.fixture(autouse=True)
-def pygments_highlight(monkeypatch):
-    """A build (Conversions with a config) replaces pymdownx's highlight: put it back after."""
-    monkeypatch.setattr(pymdownx.highlight, "highlight", pygments.highlight)
+def wrapped(cache_dir: Path | None = None, fresh: bool = False) -> kept.Kept:
+    """A kept conversion (the build keeps its pages' renders so)."""
+    path = cache_dir / "sections.json" if cache_dir else None
+    key = kept.converter_key(Path(sections.__file__))
+    return kept.Kept(sections.wrap_sections, key, path, fresh)
 
 
-@pytest.fixture(params=KEPT)
-def conversion(request):
-    return KEPT[request.param]
-
-
-def test_a_warm_build_converts_nothing_and_shows_the_same(tmp_path, conversion):
-    make, text, _, convert = conversion
-    first = make(tmp_path)
-    shown = first(text)
+def test_a_warm_build_converts_nothing_and_shows_the_same(tmp_path):
+    first = wrapped(tmp_path)
+    shown = first(PAGE)
     first.save()
-    assert first.conversions == 1 and shown == convert(text) and shown != text
-    second = make(tmp_path)
-    assert second(text) == shown and second.conversions == 0
+    assert first.conversions == 1 and shown == sections.wrap_sections(PAGE) and shown != PAGE
+    second = wrapped(tmp_path)
+    assert second(PAGE) == shown and second.conversions == 0
 
 
-def test_a_new_input_is_converted_and_an_unused_one_is_not_kept(tmp_path, conversion):
-    make, text, other, convert = conversion
-    first = make(tmp_path)
-    first(text)
+def test_a_new_input_is_converted_and_an_unused_one_is_not_kept(tmp_path):
+    first = wrapped(tmp_path)
+    first(PAGE)
     first.save()
-    second = make(tmp_path)
-    assert second(other) == convert(other) and second.conversions == 1
+    second = wrapped(tmp_path)
+    assert second(OTHER) == sections.wrap_sections(OTHER) and second.conversions == 1
     second.save()
     stored = json.loads(next(tmp_path.iterdir()).read_text(encoding="utf-8"))["made"]
-    assert list(stored.values()) == [convert(other)]
+    assert list(stored.values()) == [sections.wrap_sections(OTHER)]
 
 
-def test_a_fresh_build_converts_again(tmp_path, conversion):
-    make, text, _, _ = conversion
-    first = make(tmp_path)
-    first(text)
+def test_a_fresh_build_converts_again(tmp_path):
+    first = wrapped(tmp_path)
+    first(PAGE)
     first.save()
-    fresh = make(tmp_path, fresh=True)
-    fresh(text)
+    fresh = wrapped(tmp_path, fresh=True)
+    fresh(PAGE)
     assert fresh.conversions == 1
 
 
-def test_a_new_converter_converts_again(tmp_path, monkeypatch, conversion):
-    make, text, _, _ = conversion
-    first = make(tmp_path)
-    first(text)
+def test_a_new_converter_converts_again(tmp_path, monkeypatch):
+    first = wrapped(tmp_path)
+    first(PAGE)
     first.save()
-    monkeypatch.setattr(kept, "installed_distributions", lambda: b"nbconvert-99.0.dist-info")
-    upgraded = make(tmp_path)
-    upgraded(text)
+    monkeypatch.setattr(kept, "installed_distributions", lambda: b"pygments-99.0.dist-info")
+    upgraded = wrapped(tmp_path)
+    upgraded(PAGE)
     assert upgraded.conversions == 1
 
 
-def test_the_converter_key_holds_the_module_and_the_installed_distributions(tmp_path, monkeypatch):
-    module = tmp_path / "terminal.py"
-    module.write_bytes(b"def to_html(text): ...\n")
-    key = kept.converter_key(module)
-    module.write_bytes(b"def to_html(text): ...\n# edited\n")
-    assert kept.converter_key(module) != key
-    edited = kept.converter_key(module)
+def test_the_converter_key_holds_the_modules_and_the_installed_distributions(tmp_path, monkeypatch):
+    module, other = tmp_path / "render.py", tmp_path / "sections.py"
+    module.write_bytes(b"def render(text): ...\n")
+    other.write_bytes(b"def wrap(text): ...\n")
+    key = kept.converter_key(module, other)
+    other.write_bytes(b"def wrap(text): ...\n# edited\n")
+    assert kept.converter_key(module, other) != key
+    edited = kept.converter_key(module, other)
     monkeypatch.setattr(kept, "installed_distributions", lambda: b"other")
-    assert kept.converter_key(module) != edited
+    assert kept.converter_key(module, other) != edited
 
 
-def test_the_converters_are_keyed_by_their_own_modules(monkeypatch):
-    keys = {kept.coloured_outputs().key, kept.wrapped_sections().key}
-    monkeypatch.setattr(kept, "__file__", sections.__file__)
-    assert kept.coloured_outputs().key == kept.wrapped_sections().key
-    assert len(keys) == 2
-
-
-def test_without_a_store_every_build_converts(conversion):
-    make, text, _, _ = conversion
+def test_without_a_store_every_build_converts():
     for _ in range(2):
-        unkept = make()
-        unkept(text)
+        unkept = wrapped()
+        unkept(PAGE)
         unkept.save()
         assert unkept.conversions == 1 and unkept.path is None
 
 
-def test_the_renderer_draws_coloured_outputs_from_the_store(tmp_path):
+def test_the_renderer_draws_coloured_outputs(tmp_path):
     from engine.site import render
 
-    for conversions in (1, 0):
-        site = render.Site(tmp_path, kept=kept.Conversions(tmp_path))
-        fence = render.render_output(site, RED + "\n", "Output")
-        key = fence.split("\n")[1]
-        html = render.colour_outputs(site, f"<code>{key}\nred and plain\n</code>")
-        assert html == f"<code>{kept.to_html(RED)}\n</code>"
-        assert site.kept.colours.conversions == conversions
-        site.kept.save()
+    site = render.Site(tmp_path)
+    fence = render.render_output(site, RED + "\n", "Output")
+    key = fence.split("\n")[1]
+    html = render.colour_outputs(site, f"<code>{key}\nred and plain\n</code>")
+    assert html == f"<code>{render.to_html(RED)}\n</code>"
+    assert '<span class="ansi-red-fg">red</span>' in html
 
 
-def test_the_extension_wraps_each_page_in_sections_once(tmp_path):
+def test_the_extension_wraps_each_page_in_sections(tmp_path):
     from engine.page.parser import parse_page
     from engine.site import extension, render
 
     markdown_page = "# Demo\n\nOne.\n\n## Two\n\nSecond.\n"
     md = markdown.Markdown(extensions=[extension.makeExtension()])
-    for conversions in (1, 0):
-        site = render.Site(tmp_path, kept=kept.Conversions(tmp_path))
-        site.pages["docs/demo.md"] = parse_page("docs/demo.md", markdown_page)
-        site.results["docs/demo.md"] = PageResult(outcomes=[], environment={})
-        extension.publish(site)
-        html = md.reset().convert(markdown_page)
-        assert html == sections.wrap_sections(markdown.markdown(markdown_page))
-        assert site.kept.sections.conversions == conversions
-        site.kept.save()
+    site = render.Site(tmp_path)
+    site.pages["docs/demo.md"] = parse_page("docs/demo.md", markdown_page)
+    site.results["docs/demo.md"] = PageResult(outcomes=[], environment={})
+    extension.publish(site)
+    assert md.convert(markdown_page) == sections.wrap_sections(markdown.markdown(markdown_page))
+
+
+FENCE = '```python title="demo.py"\nx = [1, 2]  # a list\n```\n'
+DEMO = "# Demo\n\nSee [the quiz](quiz.md#q1).\n\n## Code\n\n" + FENCE
+
+
+def rendered_page(tmp_path, text=DEMO, rendered=None, uris=("demo.md", "quiz.md")):
+    """One build's render of a page by MkDocs with its kept renders in tmp_path: the page, and
+    how many pages the build rendered (``rendered``: the extension's Markdown for it)."""
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    from engine.site import extension, hook, render
+
+    extension.publish(render.Site(tmp_path))  # no page of this site: Markdown passes through
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    files = Files([File(uri, str(tmp_path), str(tmp_path / "site"), True) for uri in uris])
+    page = Page(None, files.get_file_from_path("demo.md"), config)
+    page.markdown = text
+    pages = kept.Conversions(tmp_path).pages
+    hook.kept_render(pages, page, text if rendered is None else rendered)
+    page.render(config, files)
+    pages.save()
+    return page, pages.conversions
+
+
+def render_of(page) -> tuple:
+    """All that MkDocs' render gives a page."""
+    links = {file.src_uri: anchors for file, anchors in (page.links_to_anchors or {}).items()}
+    toc = [(item.title, item.id, [child.id for child in item.children]) for item in page.toc]
+    return page.content, toc, page.title, page.present_anchor_ids, links
+
+
+def test_a_warm_build_renders_no_page_and_shows_the_same(tmp_path):
+    plain = rendered_page(tmp_path / "unkept")[0]  # the first build renders it anew
+    first, conversions = rendered_page(tmp_path)
+    assert conversions == 1 and '<span class="mi">1</span>' in first.content
+    again, conversions = rendered_page(tmp_path)
+    assert conversions == 0 and render_of(again) == render_of(first) == render_of(plain)
+    assert render_of(first)[4]["quiz.md"] == {"q1": "quiz.md#q1"} and "code" in render_of(first)[3]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"text": DEMO.replace("[1, 2]", "[1, 3]")},  # a fence edited
+        {"text": DEMO.replace("python", "pycon")},
+        {"text": DEMO.replace("See", "Read")},  # prose edited
+        {"rendered": DEMO + "\nNew output.\n"},  # the run's outputs changed, not the page
+        {"uris": ("demo.md", "quiz.md", "new.md")},  # the site's files changed
+        {"uris": ("demo.md", "quiz.md", "other/quiz.md")},
+    ],
+)
+def test_an_edited_page_or_site_renders_the_page_again(tmp_path, change):
+    rendered_page(tmp_path)
+    edited, conversions = rendered_page(tmp_path, **change)
+    assert conversions == 1
+    assert edited.content == rendered_page(tmp_path / "unkept", **change)[0].content
+    if "text" in change and "pycon" not in change["text"]:
+        assert edited.content != rendered_page(tmp_path)[0].content
+
+
+def test_a_render_that_warns_is_rendered_again_next_build(tmp_path, caplog):
+    for _ in range(2):
+        caplog.clear()
+        _, conversions = rendered_page(tmp_path, uris=("demo.md",))  # quiz.md is gone
+        assert conversions == 1
+        assert any("quiz.md" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
 
 
 def search_page(**changes):
@@ -258,59 +297,3 @@ def test_the_hook_gives_the_theme_the_compiled_templates(tmp_path):
     env = site.on_env(Environment(), None, None)
     assert isinstance(env.bytecode_cache, FileSystemBytecodeCache)
     assert env.bytecode_cache.directory == str(tmp_path / kept.TEMPLATES)
-
-
-FENCE = '```python title="demo.py"\nx = [1, 2]  # a list\n```\n'
-
-
-def highlighted(markdown_text: str) -> str:
-    extensions = ["pymdownx.highlight", "pymdownx.superfences"]
-    configs = {"pymdownx.highlight": {"pygments_lang_class": True}}
-    return markdown.Markdown(extensions=extensions, extension_configs=configs).convert(
-        markdown_text
-    )
-
-
-@pytest.fixture
-def unpatched():
-    """The fence as pymdownx.highlight highlights it with Pygments' own highlight."""
-    return highlighted(FENCE)
-
-
-def test_a_warm_build_highlights_no_fence_and_shows_the_same(tmp_path, unpatched):
-    assert '<span class="mi">1</span>' in unpatched and "demo.py" in unpatched
-    for conversions in (1, 0):
-        code = kept.keep_highlighted_code(tmp_path)
-        assert highlighted(FENCE) == unpatched
-        assert code.conversions == conversions
-        code.save()
-
-
-@pytest.mark.parametrize(
-    "changed",
-    [
-        FENCE.replace("[1, 2]", "[1, 3]"),
-        FENCE.replace("python", "pycon"),
-        FENCE.replace("demo.py", "other.py"),
-        FENCE.replace(' title="demo.py"', ' linenums="1"'),
-    ],
-)
-def test_a_changed_fence_or_option_is_highlighted_again(tmp_path, unpatched, changed):
-    kept.keep_highlighted_code(tmp_path).save()
-    first = kept.keep_highlighted_code(tmp_path)
-    highlighted(FENCE)
-    first.save()
-    again = kept.keep_highlighted_code(tmp_path)
-    html = highlighted(changed)
-    assert again.conversions == 1
-    pymdownx.highlight.highlight = pygments.highlight
-    assert html == highlighted(changed)
-
-
-def test_a_lexer_with_filters_is_not_kept(tmp_path, unpatched):
-    code = kept.keep_highlighted_code(tmp_path)
-    lexer = PythonLexer()
-    lexer.add_filter("whitespace", spaces=True)
-    html = pymdownx.highlight.highlight("x = 1\n", lexer, HtmlFormatter())
-    assert html == pygments.highlight("x = 1\n", lexer, HtmlFormatter())
-    assert code.conversions == 0 and not code.used

@@ -7,6 +7,7 @@ import posixpath
 
 from engine.page.model import MarkupError, Page
 from engine.page.policy import policy
+from engine.site.labels import table_cell
 
 
 def course_nav(nav: list) -> list[tuple[str, str]]:
@@ -29,9 +30,7 @@ def render(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str
                 f"{path}: its front matter has no `learn:` line, which the home page's "
                 "course table shows (what a reader can do after the page)"
             )
-        rows.append(f"| [{_cell(title)}]({posixpath.relpath(path, here)}) | {_cell(learn)} |")
+        rows.append(
+            f"| [{table_cell(title)}]({posixpath.relpath(path, here)}) | {table_cell(learn)} |"
+        )
     return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")

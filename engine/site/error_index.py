@@ -1,13 +1,7 @@
-"""The error index: every error that JAX raised in a ❌ ``raises`` block of the course and track
-pages, read from this build's results, never typed.
-
-One entry per exception class of JAX's own (``TracerBoolConversionError``...), and one per
-distinct message for Python's generic classes (``TypeError``, ``ValueError``...), the parts
-that change from program to program (names, shapes, numbers, places in the reader's code) shown
-as ``…``. Only errors raised by JAX's code (``Outcome.raised_in``) count: a failed ``assert``
-is not JAX's. One ❌ block of each entry teaches it: its ``index``, ``cause`` and ``fix`` markers
-give the entry's group, short heading and two sentences; the entry shows the message it raised.
-The hook renders the index with ``<!-- error-index -->`` and links each ❌ block to its entry.
+"""The error index: every error JAX raised in a ❌ ``raises`` block of the teaching pages, read
+from this build's results. One entry per JAX exception class, and per distinct message for
+Python's generic classes (variable parts shown as ``…``); one ❌ block of each entry teaches it
+with its ``index``, ``cause`` and ``fix`` markers.
 """
 
 from __future__ import annotations
@@ -22,8 +16,6 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from nbconvert.filters import strip_ansi
-
 from engine.page.claims import by_block
 from engine.page.markers import ERROR_GROUPS
 from engine.page.model import Block, MarkupError, Page
@@ -31,6 +23,7 @@ from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run.results import Outcome, PageResult, first_line
 from engine.site import version_notes
+from engine.site.labels import indent, strip_ansi
 
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
@@ -314,8 +307,7 @@ def _folded(case: Case) -> str:
             code_fence("python", case.good.source),
         ]
     )
-    indented = "\n".join("    " + line if line.strip() else line for line in body.split("\n"))
-    return f'??? example "{title}"\n\n{indented}'
+    return f'??? example "{title}"\n\n{indent(body)}'
 
 
 def _link(case: Case, here: str, text: str) -> str:

@@ -1,10 +1,6 @@
-"""The Python-Markdown extension that renders every page of the site from its run.
-
-Any builder that runs Markdown extensions renders the same page bodies: MkDocs (whose hook
-runs the pages first and publishes the ``Site``) and Zensical, which has no hooks (`nox -s
-zensical` publishes it before Zensical starts; under a Zensical started by hand, the first page
-rendered starts the run step). The preprocessor knows a page by its text; other Markdown passes
-through untouched.
+"""The Python-Markdown extension that renders every page of the site from its run, under any
+builder that runs Markdown extensions (MkDocs, Zensical). It knows a page by its text; other
+Markdown passes through.
 """
 
 from __future__ import annotations
@@ -21,6 +17,7 @@ from engine.page.model import MarkupError
 from engine.page.syntax import MARKER_LINE
 from engine.site import render
 from engine.site.render import Site
+from engine.site.sections import wrap_sections
 
 _published: list[Site] = []  # the run step's Site for this build: one at a time
 
@@ -68,7 +65,7 @@ class PagePreprocessor(Preprocessor):
                 f"during the build?): {next((line for line in lines if line.strip()), '')!r}"
             )
         self.md.jitdocs_page = path  # for the postprocessor
-        return render.render_page(site, path).split("\n") if path else lines
+        return site.markdown(path).split("\n") if path else lines
 
 
 class PageHtml(Postprocessor):
@@ -77,7 +74,7 @@ class PageHtml(Postprocessor):
             return text
         site = published()
         html = render.draw_symbols(render.unwrap_plain_tokens(render.colour_outputs(site, text)))
-        return site.kept.sections(html)
+        return wrap_sections(html)
 
 
 class WrappedTables(Treeprocessor):

@@ -1,13 +1,11 @@
-"""The mkdocs hook: start the run step, add the files it made, and hand MkDocs what it read.
-
-Rendering is a Markdown extension (``engine.site.extension``, listed in mkdocs.yml), so other
-builders render the same pages; what is left here is MkDocs' own: its files, its page
-objects, the notebook views (mkdocs-jupyter) and the conversions kept between builds.
-One named function per event, like mkdocs-material's own ``shortcodes.py`` hook.
+"""The mkdocs hook: start the run step, add its files, hand MkDocs what it read, and keep what
+only MkDocs has (notebook views, kept renders and templates); the extension renders the pages.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import sys
 from functools import partial
 from pathlib import Path
@@ -16,23 +14,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # mkdocs loads hoo
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import CountHandler
 
 from engine.page.model import MarkupError
 from engine.run.results import PageFailure
-from engine.site import extension, notebook_view, render
-from engine.site.kept import Conversions
+from engine.site import extension, notebook_view
+from engine.site.kept import Conversions, Kept, toc_tokens
 from engine.site.render import Site
 from engine.site.run_step import run_site
 from engine.site.view_render import ViewRenderer
 
-# ---------------------------------------------------------------- events
-
 
 class SiteHook:
-    """The hook's events, as methods of one object. mkdocs imports a hook once per process and
-    calls the functions it finds in it; the module binds them to one ``SiteHook`` (below). Each
-    build, and each rebuild under ``mkdocs serve``, starts afresh in ``on_files``, which runs
-    the pages and publishes the ``Site`` the Markdown extension renders from."""
+    """The hook's events, bound below to one object; each build (and rebuild under ``mkdocs
+    serve``) starts afresh in ``on_files``, which runs the pages and publishes the ``Site``."""
 
     def __init__(self, preview: bool = False) -> None:
         self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
@@ -60,16 +56,11 @@ class SiteHook:
         if parsed is not None:
             check_unchanged(self.site, parsed.path, markdown)
             page.meta = dict(parsed.meta)  # the front matter, as the run step read it
+            kept_render(self.site.kept.pages, page, self.site.markdown(parsed.path))
         return markdown
 
     def on_pre_page(self, page, config, files):
         return self.views.on_pre_page(page, config, files)  # a notebook view's render
-
-    def on_page_content(self, content: str, page, config, files) -> str:
-        if not notebook_view.is_view(page):  # a page: rendered whole by engine.site.render
-            return content
-        content = notebook_view.on_page_content(content, page, config, files)
-        return self.site.kept.sections(render.draw_symbols(render.unwrap_plain_tokens(content)))
 
     def on_env(self, env, config, files):
         return self.site.kept.templates(env)
@@ -84,7 +75,6 @@ on_files = _site.on_files
 on_page_markdown = _site.on_page_markdown
 on_pre_page = _site.on_pre_page
 on_page_read_source = _site.on_page_read_source
-on_page_content = _site.on_page_content
 on_env = _site.on_env
 on_post_build = _site.on_post_build
 
@@ -119,3 +109,44 @@ def check_unchanged(site: Site, path: str, markdown: str) -> None:
     Markdown extension sees it would leave the page unrendered."""
     if site.page_of(markdown) != path:
         raise PluginError(f"{path}: page text changed between parsing and rendering")
+
+
+def kept_render(pages: Kept, page, rendered: str) -> None:
+    """MkDocs renders ``page`` (a ``Page`` whose body the extension renders to ``rendered``) from
+    ``pages`` when the page, its place, every file's address and the Markdown options are those
+    of a render kept before. A render is always read back from what is kept, so a cold build
+    shows what a warm one will; one that logged a warning is not kept, so the next build warns."""
+    convert = page.render
+
+    def render(page, config, files) -> None:
+        where = [page.file.src_uri, page.file.url, sorted((f.src_uri, f.url) for f in files)]
+        options = [config[name] for name in ("markdown_extensions", "mdx_configs", "validation")]
+        material = json.dumps([rendered, page.markdown, where, options], default=repr)
+        warnings = CountHandler(level=logging.WARNING)
+        logging.getLogger("mkdocs").addHandler(warnings)
+        try:
+            made = json.loads(pages(material, lambda _: _made(convert, page, config, files)))
+        finally:
+            logging.getLogger("mkdocs").removeHandler(warnings)
+        if warnings.counts:
+            pages.forget(material)
+        page.content, page.toc = made["content"], get_toc(made["toc"])
+        page._title_from_render, page.present_anchor_ids = made["title"], set(made["anchors"])
+        links = made["links"]
+        page.links_to_anchors = links and {files.get_file_from_path(u): links[u] for u in links}
+
+    page.render = render.__get__(page)
+
+
+def _made(convert, page, config, files) -> str:
+    """What MkDocs' ``Page.render`` sets, as JSON."""
+    convert(config, files)
+    links = page.links_to_anchors
+    made = {
+        "content": page.content,
+        "toc": toc_tokens(page.toc.items),
+        "title": page._title_from_render,
+        "anchors": sorted(page.present_anchor_ids),
+        "links": links and {file.src_uri: anchors for file, anchors in links.items()},
+    }
+    return json.dumps(made, ensure_ascii=False)

@@ -1,14 +1,10 @@
 """What a build's slow pure conversions made, kept for the next build.
 
-Four conversions of a page are pure functions of it and of their own code: a coloured output's
-HTML (``to_html``: nbconvert draws it, and importing nbconvert cost every
-warm rebuild about 0.3 s), a page's sections (``engine.site.sections.wrap_sections``, about
-0.3 s a build), its entries in Material's search index (``keep_search_entries``, about 0.6 s)
-and its highlighted code (``keep_highlighted_code``, about 0.5 s). A ``Kept`` conversion stores
-what it made this build, by a digest of its input and under a key of the converter
-(``converter_key``: the module's code, Python and the installed distributions); the next build
-converts only an input it has not seen with that key. The theme's compiled templates are kept
-by Jinja's own bytecode cache (``Conversions.templates``).
+A ``Kept`` conversion stores what it made, by a digest of its input and under a key of its
+converter (``converter_key``: its code, Python and the installed distributions); the next build
+converts only an input it has not seen with that key. Kept: each page's render (MkDocs' hook:
+Markdown, Pygments and sections, most of a warm build), its entries in Material's search index
+(``keep_search_entries``) and the theme's compiled templates (Jinja's own bytecode cache).
 """
 
 from __future__ import annotations
@@ -19,26 +15,22 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import pygments
-import pymdownx.highlight
 from jinja2 import FileSystemBytecodeCache
 
 from engine.run.environment import installed_distributions
 from engine.run.files import discard, read_kept, write_if_changed
-from engine.site import sections
 
-COLOURS = "coloured-outputs.json"  # in the page cache's folder
-SECTIONS = "sections.json"
+PAGES = "rendered-pages.json"  # in the page cache's folder
 SEARCH = "search-entries.json"
 SEARCH_PLUGIN = "material/search"
 TEMPLATES = "templates"  # the theme's templates, compiled by Jinja
-HIGHLIGHTS = "highlighted-code.json"
 
 
-def converter_key(module: Path) -> str:
-    """What a conversion depends on besides its input: its module's code, Python's version and
-    the installed distributions (for to_html, nbconvert's version)."""
-    return hashlib.sha256(module.read_bytes() + b"\0" + installed_distributions()).hexdigest()
+def converter_key(*modules: Path) -> str:
+    """What a conversion depends on besides its input: its modules' code, Python's version and
+    the installed distributions."""
+    code = b"\0".join(module.read_bytes() for module in modules)
+    return hashlib.sha256(code + b"\0" + installed_distributions()).hexdigest()
 
 
 def _kept_conversions(stored: dict) -> bool:
@@ -65,30 +57,14 @@ class Kept:
         self.used[digest] = self.known[digest]
         return self.used[digest]
 
+    def forget(self, text: str) -> None:
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        self.known.pop(digest, None), self.used.pop(digest, None)
+
     def save(self) -> None:
         if self.path:
             data = {"key": self.key, "made": self.used}
             write_if_changed(self.path, json.dumps(data, sort_keys=True, ensure_ascii=False))
-
-
-def to_html(text: str) -> str:
-    """Escaped HTML of an output (``engine.run.terminal.clean``), colour codes as nbconvert's
-    ``ansi-*`` classes (the same converter and classes as the notebook view)."""
-    from nbconvert.filters.ansi import ansi2html
-
-    return str(ansi2html(text))
-
-
-def coloured_outputs(cache_dir: Path | None = None, fresh: bool = False) -> Kept:
-    """A coloured output's HTML (``to_html``), kept in ``cache_dir``."""
-    path = cache_dir / COLOURS if cache_dir else None
-    return Kept(to_html, converter_key(Path(__file__)), path, fresh)
-
-
-def wrapped_sections(cache_dir: Path | None = None, fresh: bool = False) -> Kept:
-    """A page's HTML wrapped in sections (``wrap_sections``), kept in ``cache_dir``."""
-    path = cache_dir / SECTIONS if cache_dir else None
-    return Kept(sections.wrap_sections, converter_key(Path(sections.__file__)), path, fresh)
 
 
 def page_for_search(page, index_config: dict) -> str:
@@ -143,28 +119,6 @@ def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = Fal
     return kept
 
 
-def keep_highlighted_code(cache_dir: Path | None = None, fresh: bool = False) -> Kept:
-    """pymdownx.highlight has Pygments lex and format every fence again each build, and has no
-    hook to keep the result; so this, the one place that reaches into it, replaces the Pygments
-    ``highlight`` it calls (tests/test_kept.py fails if it stops calling it) with one that serves
-    a fence highlighted before with the same lexer and formatter classes and options (the
-    formatter's options hold the title, line numbers and style). A lexer with filters is not
-    kept: they are not options."""
-    path = cache_dir / HIGHLIGHTS if cache_dir else None
-    kept = Kept(None, converter_key(Path(pymdownx.highlight.__file__)), path, fresh)
-
-    def highlight(code, lexer, formatter, outfile=None):
-        if outfile is not None or lexer.filters:
-            return pygments.highlight(code, lexer, formatter, outfile)
-        classes = [f"{type(o).__module__}.{type(o).__qualname__}" for o in (lexer, formatter)]
-        material = [code, classes, lexer.options, formatter.options]
-        text = json.dumps(material, sort_keys=True, default=repr)
-        return kept(text, lambda _: pygments.highlight(code, lexer, formatter))
-
-    pymdownx.highlight.highlight = highlight
-    return kept
-
-
 class KeptBytecodeCache(FileSystemBytecodeCache):
     """Jinja's own cache, reading nothing back on a fresh build (it only stores), and discarding
     a truncated or garbled file: Jinja checks the format, but unpickles the checksum unguarded."""
@@ -184,15 +138,14 @@ class KeptBytecodeCache(FileSystemBytecodeCache):
 
 
 class Conversions:
-    """A build's kept conversions (the search entries and code only with the mkdocs ``config``,
-    for a build), each stored when the build ends."""
+    """A build's kept conversions (the search entries only with the mkdocs ``config``), each
+    stored when the build ends."""
 
     def __init__(self, cache_dir: Path | None = None, fresh: bool = False, config=None) -> None:
         self.cache_dir, self.fresh = cache_dir, fresh
-        self.colours = coloured_outputs(cache_dir, fresh)
-        self.sections = wrapped_sections(cache_dir, fresh)
+        renderer = converter_key(*sorted(Path(__file__).parent.glob("*.py")))  # engine/site
+        self.pages = Kept(None, renderer, cache_dir / PAGES if cache_dir else None, fresh)
         self.search = keep_search_entries(config, cache_dir, fresh) if config else None
-        self.code = keep_highlighted_code(cache_dir, fresh) if config else None
 
     def templates(self, env):
         """The theme's Jinja environment, with the templates compiled by an earlier build (about
@@ -205,6 +158,6 @@ class Conversions:
         return env
 
     def save(self) -> None:
-        for kept in (self.colours, self.sections, self.search, self.code):
+        for kept in (self.pages, self.search):
             if kept:
                 kept.save()

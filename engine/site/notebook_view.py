@@ -1,15 +1,7 @@
-"""The notebook view: a page's downloadable notebook shown as a site page, by mkdocs-jupyter.
-
-A page opts in with ``notebook_view: true`` in its front matter (it must be a page that offers a
-notebook download, ``engine.page.policy.wants_notebook``). The view is made from the notebook the
-hook already built from the cached outputs, so it runs nothing. It differs from the download in
-what a web page needs: front matter (its title, a description, and no search entry, so search
-does not return each exercise twice), links relative to the site, and each chart as the light
-and the dark SVG the Markdown page shows, so a dark page never shows a light chart.
-
-mkdocs-jupyter converts only files that exist on disk, so the view is written under
-``.cache/notebook-view/`` and registered as a page (``ViewFile``); ``engine.site.view_render``
-renders it, with mkdocs-jupyter only when the view changed.
+"""The notebook view: a page's notebook shown as a site page (``notebook_view: true`` in its front
+matter), made from the notebook the build made, with front matter, relative links and each chart
+as the page's light and dark SVG. mkdocs-jupyter converts only files on disk, so the view is
+written under ``.cache/notebook-view/``; ``engine.site.view_render`` renders it.
 """
 
 from __future__ import annotations
@@ -18,7 +10,6 @@ import copy
 import html
 import json
 import posixpath
-import re
 from pathlib import Path
 
 import nbformat
@@ -34,7 +25,6 @@ from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
-INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
 def view_uri(page_path: str) -> str:
@@ -121,9 +111,3 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
 
 def is_view(page) -> bool:
     return page.file.src_uri.endswith("/notebook.ipynb")
-
-
-def on_page_content(content: str, page, config, files) -> str:
-    """mkdocs-jupyter appends nbconvert's Pygments CSS to every notebook page; the view uses
-    the site's code colours, so drop it."""
-    return INLINE_STYLE.sub("", content) if is_view(page) else content

@@ -1,24 +1,7 @@
-"""Turn a page into a Jupyter notebook (nbformat v4) that runs top to bottom on its own.
-
-``page_to_notebook`` is a pure function of the parsed page (``engine.page.markers``, which also
-supplies its outline of prose and boxes) and, optionally, the outputs the build recorded for its
-blocks. The notebook holds:
-
-- a title cell, then a **setup cell**: the project files the page's code imports (``jitkit.py``;
-  for the workbook also the checker and the checks it reads) are written to a temporary
-  folder put on ``sys.path``, then the four imports every page starts from. A learner who
-  downloads one ``.ipynb`` needs nothing else but the project's dependencies;
-- the prose as Markdown cells: admonitions become quotes or ``<details>``, relative links
-  become links to the site, attribute lists and markers are dropped;
-- every runnable block as a code cell, snippet files inlined. A ❌ block that must raise is
-  tagged ``raises-exception``, so "Run all" carries on past it, and the expected error name is
-  kept in the cell's ``jitdocs`` metadata for the tests;
-- collapsed "Reference solution" boxes moved to an appendix at the end, so that a workbook's
-  skeleton and self-check cells come first.
-
-Outputs, when given, are the build's own (cached) results, so the notebook shows what the page
-shows before anyone runs it.
-"""
+"""A page as a Jupyter notebook (nbformat v4) that runs top to bottom on its own: an install
+cell, a setup cell that unpacks the project files its code imports, the prose as Markdown cells,
+each block as a code cell with the build's outputs (a ❌ that raises tagged ``raises-exception``),
+and the reference solutions in an appendix."""
 
 from __future__ import annotations
 
@@ -76,9 +59,7 @@ CELL_BREAK = None
 
 
 def _node(**fields) -> nbformat.NotebookNode:
-    """A cell or an output as nbformat's ``new_*`` makes it, without its schema check of each
-    one: the finished notebook is checked once, in ``page_to_notebook`` (the checks of each part
-    were most of the time a warm rebuild spent on notebooks). The id is set there too."""
+    """A cell or an output unchecked: ``page_to_notebook`` validates the whole notebook once."""
     return nbformat.from_dict(fields)
 
 
@@ -210,13 +191,9 @@ def page_to_notebook(
     files: dict[str, str] | None = None,
     install: str = "",
 ) -> dict:
-    """The notebook for ``page``, validated against the nbformat v4 schema.
-
-    ``outcomes`` are the build's results for ``page.blocks`` (same order) and become the cells'
-    outputs; ``files`` are the project files to recreate in the setup cell (``project_files``);
-    ``install``, when given, is the first cell (``setup_steps.install_cell``). A preview address
-    (``127.0.0.1``) as ``site_url`` is ignored: nothing a reader downloads links there.
-    """
+    """The notebook for ``page``, validated: ``outcomes`` (one per block) become its outputs,
+    ``files`` are unpacked by its setup cell, ``install`` is its first cell. A preview address
+    as ``site_url`` is ignored: nothing a reader downloads links there."""
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
     site = site_url.rstrip("/") + "/" if site_url and not setup_steps.is_local(site_url) else ""
@@ -253,29 +230,17 @@ def page_to_notebook(
     return notebook
 
 
-def build_notebook(
-    page: Page,
-    *,
-    outcomes: list[Outcome] | None = None,
-    environment: dict | None = None,
-    site_url: str = "",
-    root: Path = ROOT,
-) -> dict:
-    """The notebook the build serves for a parsed page, with its project files bundled and a
-    first cell that installs the packages its code imports, pinned as in ``uv.lock``."""
+def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
+    """The notebook the build serves, with its project files bundled and a first cell that
+    installs the packages its code imports, pinned as in ``uv.lock``; ``outputs``: the
+    ``outcomes`` and ``environment`` of its run."""
     sources = [block.source for block in page.blocks]
     files = project_files(sources, root)
     pins = setup_steps.requirements([*sources, *files.values()], root)
     local = not site_url or setup_steps.is_local(site_url)
     setup_url = "" if local else site_url.rstrip("/") + "/" + setup_steps.SETUP_PAGE
-    return page_to_notebook(
-        page,
-        outcomes=outcomes,
-        environment=environment,
-        site_url=site_url,
-        files=files,
-        install=setup_steps.install_cell(pins, setup_url),
-    )
+    install = setup_steps.install_cell(pins, setup_url)
+    return page_to_notebook(page, site_url=site_url, files=files, install=install, **outputs)
 
 
 def dumps(notebook: dict) -> str:

@@ -11,12 +11,9 @@ import hashlib
 import html
 import posixpath
 import re
-import textwrap
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
-from nbconvert.filters import strip_ansi
 
 from engine.page.claims import by_block
 from engine.page.model import AFTER_TITLE, Block, Directive, Page
@@ -26,7 +23,15 @@ from engine.run.results import Outcome, PageResult
 from engine.site import course_table, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
-from engine.site.labels import BADGES, figure_size, headline, marker_table, view_link
+from engine.site.labels import (
+    BADGES,
+    figure_size,
+    headline,
+    indent,
+    marker_table,
+    strip_ansi,
+    view_link,
+)
 from engine.site.notebooks import notebook_uri
 
 
@@ -48,7 +53,8 @@ class Site:
     errors: Index = field(default_factory=Index)  # from the ❌ blocks
     site_url: str = ""  # for the set-up page's download address
     kept: Conversions = field(default_factory=Conversions)  # kept between builds
-    coloured: dict[str, str] = field(default_factory=dict)  # an output's key -> its HTML
+    coloured: dict[str, str] = field(default_factory=dict)  # an output's key -> its text
+    rendered: dict[str, str] = field(default_factory=dict)  # page -> its Markdown, once a build
 
     def page_of(self, text: str) -> str | None:
         """The page whose body ``text`` is (builders strip the front matter, and some the
@@ -63,6 +69,12 @@ class Site:
             body = page.text.strip()
             found[body] = None if body in found else path
         return found
+
+    def markdown(self, path: str) -> str:
+        """``render_page``, once a build: MkDocs' hook keys the page's kept render by it."""
+        if path not in self.rendered:
+            self.rendered[path] = render_page(self, path)
+        return self.rendered[path]
 
     def environment(self) -> dict:
         """Where this build ran its pages (the cache key holds the versions, so they agree)."""
@@ -100,7 +112,7 @@ def render_failure(message: str) -> str:
     """An admonition with the failure (file, line, message) above the page's own text."""
     title = "This page's code failed (preview only: `nox -s docs` stops on it)"
     message = strip_ansi(terminal.clean(message))
-    return f'!!! failure "{title}"\n\n{_indent(code_fence("text", message))}\n\n'
+    return f'!!! failure "{title}"\n\n{indent(code_fence("text", message))}\n\n'
 
 
 def render_download_link(site: Site, page: Page) -> str:
@@ -148,11 +160,11 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         pair_id = ids[(index, "contract")].anchor
         body = (
             f'<div class="jd-pair" id="{pair_id}" markdown>\n\n'
-            f'!!! failure "{title}"\n\n{_indent(body)}'
+            f'!!! failure "{title}"\n\n{indent(body)}'
         )
     elif block.good:
-        body = f'!!! success "✅ Do instead"\n\n{_indent(body)}\n\n</div>'
-    return _indent(body + "\n", block.indent) + "\n"
+        body = f'!!! success "✅ Do instead"\n\n{indent(body)}\n\n</div>'
+    return indent(body + "\n", block.indent) + "\n"
 
 
 def render_check(statement: str, anchor: str, body: str) -> str:
@@ -161,7 +173,7 @@ def render_check(statement: str, anchor: str, body: str) -> str:
     title = html.escape(f"Checked on every build: {statement}")  # the admonition has the tick
     return (
         f'<div class="jd-check" id="{anchor}" markdown>\n\n'
-        f'??? success "{title}"\n\n{_indent(body)}\n\n</div>'
+        f'??? success "{title}"\n\n{indent(body)}\n\n</div>'
     )
 
 
@@ -172,7 +184,7 @@ def render_output(site: Site, text: str, title: str) -> str:
     if "\x1b[" not in text:  # no colour code
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    site.coloured[key] = site.kept.colours(text.rstrip("\n")) + "\n"
+    site.coloured[key] = text.rstrip("\n")
     return code_fence("text", f"{key}\n{strip_ansi(text)}", f'title="{title}"')
 
 
@@ -183,7 +195,15 @@ COLOURED_CODE = re.compile(rf"(<code[^>]*>)({COLOUR_KEY}[0-9a-f]{{16}})\n.*?(</c
 def colour_outputs(site: Site, content: str) -> str:
     """Swap each coloured output's placeholder text for its HTML (nbconvert's ``ansi-*`` spans,
     as the notebook view has; docs/assets/jitdocs.css colours them in light and dark)."""
-    return COLOURED_CODE.sub(lambda m: m[1] + site.coloured[m[2]] + m[3], content)
+    return COLOURED_CODE.sub(lambda m: m[1] + to_html(site.coloured[m[2]]) + "\n" + m[3], content)
+
+
+def to_html(text: str) -> str:
+    """Escaped HTML of an output (``engine.run.terminal.clean``), colour codes as nbconvert's
+    ``ansi-*`` classes (the same converter and classes as the notebook view)."""
+    from nbconvert.filters.ansi import ansi2html  # a slow import: only for a page rendered anew
+
+    return str(ansi2html(text))
 
 
 def render_code(block: Block) -> str:
@@ -191,7 +211,7 @@ def render_code(block: Block) -> str:
     title = f'title="{name}"' if name else ""
     code = code_fence("pycon" if block.is_doctest else "python", block.source, title)
     if block.collapse_code:
-        return f'??? abstract "Show the code"\n\n{_indent(code)}'
+        return f'??? abstract "Show the code"\n\n{indent(code)}'
     return code
 
 
@@ -217,7 +237,7 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
         return marker_table()
     if directive.name == "install":
         steps = setup_steps.render(directive.value, site.site_url)
-        return textwrap.indent(steps, directive.indent, lambda line: bool(line.strip()))
+        return indent(steps, directive.indent)
     if directive.name == "course-table":
         return course_table.render(site.course, site.pages, page_path)
     if directive.name == "practice-counts":
@@ -271,7 +291,3 @@ def render_provenance(result: PageResult, build_env: dict) -> str:
         "Every example starts from `import jax`, `import jax.numpy as jnp`, "
         "`import numpy as np` and `from jax import lax`.\n\n</div>\n"
     )
-
-
-def _indent(text: str, prefix: str = "    ") -> str:
-    return textwrap.indent(text, prefix, lambda line: bool(line.strip()))

@@ -1,7 +1,5 @@
-"""The run step: parse and run every page once, and make the files the site adds (charts,
-notebooks, robots.txt, the checker). MkDocs' hook calls ``run_site`` when a build starts;
-``python -m engine.site.run_step SITE_DIR`` (`nox -s zensical`) calls ``standalone``, then builds
-with Zensical, which has no hooks, in the same process, and writes the added files.
+"""The run step: parse and run every page once, and make the files the site adds. MkDocs' hook
+calls ``run_site``; ``python -m engine.site.run_step SITE_DIR`` builds with Zensical.
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import course_table, extension, practice, render, setup_steps, version_notes
+from engine.site import course_table, extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -97,10 +95,8 @@ def add_notebook(site: Site, page: Page, result) -> None:
     outputs this build recorded (so a cached page needs no new run for its notebook)."""
     if not wants_notebook(page.path):
         return
-    outcomes, environment = result.outcomes, result.environment
-    notebook = build_notebook(
-        page, outcomes=outcomes, environment=environment, root=site.root, site_url=site.site_url
-    )
+    outputs = {"outcomes": result.outcomes, "environment": result.environment}
+    notebook = build_notebook(page, root=site.root, site_url=site.site_url, **outputs)
     site.notebooks[page.path] = notebook
     site.files[notebook_uri(page.path)] = dumps(notebook)
 
@@ -159,7 +155,7 @@ def rendered_digest(site: Site) -> str:
     HTML: what a page's outputs depend on beyond its text."""
     digest = hashlib.sha256()
     for path in sorted(site.pages):
-        digest.update(render.render_page(site, path).encode())
+        digest.update(site.markdown(path).encode())
     for source in sorted((site.root / "engine").rglob("*")):
         if source.suffix in (".py", ".html", ".j2"):
             digest.update(source.read_bytes())

@@ -1,15 +1,10 @@
-"""Wrap a page's text, a screenful or two at a time, in ``<section class="jd-section">``.
+"""Wrap a page's text, a screenful or two at a time, in ``<section class="jd-section">``, which
+the CSS gives ``content-visibility: auto``: a phone lays out only what is near the screen.
 
-The site's CSS gives those sections ``content-visibility: auto``: a phone styles and lays out only
-the parts near the screen. Material's start-up restyles the whole page several times (its palette
-and scroll set-up), so on a long page this is most of the blocking time at load.
-
-A skipped section is drawn as a placeholder of the height written here. It must never be shorter
-than the section: the section's contents would then overlap what follows it for any tool that
-measures them (axe reported false contrast failures). So the height is an upper bound on a 360 px
-phone, from the section's text and code; the browser tests compare it with the real height.
-Where the first section may start is decided the other way round, by a lower bound on the height
-of what is above it (``least_heights``): no section may be skipped on screen at load.
+A skipped section shows as a placeholder of the height written here, an upper bound on a
+360 px phone (never shorter than the section: its contents would overlap what follows). Where
+the first section may start comes from a lower bound on what is above it (``least_heights``),
+so nothing on screen at load is skipped.
 """
 
 from __future__ import annotations
@@ -17,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 import re
+from html.parser import HTMLParser
 
 HEADINGS = {"h1", "h2", "h3"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -53,59 +49,37 @@ CELL = re.compile(r"<t[dh][\s>].*?</t[dh]>", re.S)
 TAG = re.compile(r"<[^>]+>")
 
 
-# A tag as html.parser reads one: a comment, a script or style with its text (not markup) and end
-# tag, an end tag, a start tag (a quoted attribute value may hold ">"), or a declaration. One
-# regular expression: html.parser called a method per tag, and was most of a warm rebuild.
-ATTRIBUTES = r"""((?:[^>"']++|"[^"]*+"|'[^']*+')*+)"""
-TAG_TOKEN = re.compile(
-    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>"
-    rf"|<(script|style)(?=[\t\n\r\f />]){ATTRIBUTES}(?<!/)>(.*?)</\s*\1\s*>"
-    r"|</([a-z][^\t\n\r\f />\x00]*)[^>]*>"
-    rf"|<([a-z][^\t\n\r\f />\x00]*){ATTRIBUTES}>"
-    r"|<[!?][^>]*>",
-    re.S | re.I,
-)
+class _Tags(HTMLParser):
+    """(name, is an end tag, start, end) of each tag of ``text`` but the void ones, in order; an
+    element that closes itself (``<x/>``) is a start and an end with its span."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.text, self.found = text, []
+        self.lines = [0] + [match.end() for match in re.finditer("\n", text)]
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag not in VOID:
+            line, column = self.getpos()
+            start = self.lines[line - 1] + column
+            self.found.append((tag, False, start, start + len(self.get_starttag_text())))
+
+    def handle_startendtag(self, tag, attrs) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.found.append((tag, True, *self.found[-1][2:]))
+
+    def handle_endtag(self, tag) -> None:
+        if tag not in VOID:
+            line, column = self.getpos()
+            start = self.lines[line - 1] + column
+            self.found.append((tag, True, start, self.text.index(">", start) + 1))
 
 
 def tags(text: str) -> list[tuple[str, bool, int, int]]:
-    """(name, is an end tag, start, end) of each tag of ``text`` but the void ones, in order. An
-    element with no content (``<x/>``, or a script: its text is not markup) is a start and an
-    end with the element's span, as html.parser reports them."""
-    found = []
-    for match in TAG_TOKEN.finditer(text):
-        raw, _, _, end_name, start_name, rest = match.groups()
-        name = (raw or end_name or start_name or "").lower()
-        if not name or name in VOID:
-            continue
-        start, end = match.span()
-        found.append((name, bool(end_name), start, end))
-        if raw or (start_name and rest.endswith("/") and attributes(rest)[1]):
-            found.append((name, True, start, end))
-    return found
-
-
-# The rest of a start tag after its name, as html.parser reads it: what may follow the name, then
-# each attribute (a name, maybe "=" and a value: quoted, or bare up to a space).
-NAME_TAIL = re.compile(r"(?:\s|/(?!>))*")
-ATTRIBUTE = re.compile(
-    r"((?<=['\"\s/])[^\s/>][^\s/=>]*)(\s*=+\s*('[^']*'|\"[^\"]*\"|(?!['\"])[^>\s]*))?(?:\s|/(?!>))*"
-)
-
-
-def attributes(text: str) -> tuple[dict[str, str | None], bool]:
-    """The attributes of a start tag (``text``: what follows its name, up to its ">"), and
-    whether it closes itself ("/>"; a bare value may end with "/": <a href=x/> does not)."""
-    text += ">"  # the patterns look for it, as in the page
-    found, at = {}, NAME_TAIL.match(text).end()
-    while match := ATTRIBUTE.match(text, at):
-        name, rest, value = match.group(1, 2, 3)
-        if not rest:
-            value = None
-        elif value[:1] in "'\"" and value[:1] == value[-1:] and len(value) > 1:
-            value = value[1:-1]
-        found[name.lower()] = html.unescape(value) if value else value
-        at = match.end()
-    return found, text[at:].strip() == "/>"
+    return _Tags(text).found
 
 
 def top_level_elements(found: list[tuple[str, bool, int, int]]) -> list[tuple[str, bool, int, int]]:
@@ -147,36 +121,15 @@ def estimated_height(fragment: str) -> int:
     return code_lines * CODE_LINE_PX + text_lines * TEXT_LINE_PX + boxes
 
 
-class _ShownText:
+class _ShownText(HTMLParser):
     """The lines of text and code of a fragment that show without the reader opening anything:
     a closed <details>, every content tab (only one shows) and [hidden] count for nothing. Each
-    text block (a paragraph, a list item, a heading) takes at least one line. The fragment is
-    read with TAG_TOKEN, the text between tags as html.parser hands it over (unescaped, but a
-    script's or a style's as it is)."""
+    text block (a paragraph, a list item, a heading) takes at least one line."""
 
     def __init__(self):
+        super().__init__()
         self.stack, self.text, self.code, self.text_blocks = [], [], [], []
         self.code_lines = self.code_blocks = self.rows = self.top_level_boxes = 0
-
-    def feed(self, fragment: str) -> None:
-        at = 0
-        for match in TAG_TOKEN.finditer(fragment):
-            if at < match.start():
-                self.handle_data(html.unescape(fragment[at : match.start()]))
-            at = match.end()
-            raw, raw_rest, raw_text, end_name, start_name, rest = match.groups()
-            if raw:
-                self.handle_starttag(raw.lower(), attributes(raw_rest)[0])
-                self.handle_data(raw_text) if raw_text else None
-                self.handle_endtag(raw.lower())
-            elif start_name:
-                found, closes = attributes(rest)
-                self.handle_starttag(start_name.lower(), found)
-                self.handle_endtag(start_name.lower()) if closes else None
-            elif end_name:
-                self.handle_endtag(end_name.lower())
-        if at < len(fragment):
-            self.handle_data(html.unescape(fragment[at:]))
 
     def shown(self) -> bool:
         return not self.stack or self.stack[-1][1]
@@ -184,6 +137,7 @@ class _ShownText:
     def handle_starttag(self, tag, attrs):
         if tag in VOID:
             return
+        attrs = dict(attrs)
         hides = (
             (tag == "details" and "open" not in attrs)
             or "tabbed-block" in (attrs.get("class") or "").split()
@@ -222,6 +176,7 @@ def least_heights(fragment: str) -> tuple[int, int]:
     """Lower bounds, in CSS pixels, on the height of this HTML on a phone and on any screen."""
     shown = _ShownText()
     shown.feed(fragment)
+    shown.close()
     shown.end_text_block("p")
     code = shown.code_lines * LEAST_CODE_LINE_PX + shown.code_blocks * LEAST_CODE_PADDING_PX
     boxes = code + shown.rows * LEAST_ROW_PADDING_PX + shown.top_level_boxes * LEAST_GAP_PX

@@ -1,11 +1,5 @@
-"""What a reader installs to run the site's code, read from ``uv.lock`` (never typed by hand).
-
-- ``requirements(sources)``: the pinned packages a notebook (or, with no sources, the setup
-  page) names;
-- ``install_cell(...)``: a notebook's first cell, a ``%pip install`` of those pins, skipped
-  when they are already installed (as in the project's own environment);
-- ``render(kind, ...)``: the setup page's ``<!-- install: KIND -->`` blocks;
-- ``checker_script(root)``: ``check.py``, the exercise and lesson checker as one file.
+"""What a reader installs to run the site's code, read from ``uv.lock``: a notebook's install
+cell, the setup page's steps, and ``check.py``, the checker as one file.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-import textwrap
 from collections import Counter
 
 from engine.page.model import Page
@@ -251,7 +250,7 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
         summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
         table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
-        body = textwrap.indent(table + "\n".join(rows), "    ")
+        body = labels.indent(table + "\n".join(rows))
         title = summary.replace(chr(34), chr(39))
         anchor = f'<a id="{notes_anchor(path)}"></a>\n\n'  # where the page's own badge links
         sections.append(f'{anchor}{fold} abstract "{title}"\n\n{body}\n')
@@ -266,9 +265,9 @@ def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str],
     for claim in parsed.claims:
         block = parsed.blocks[claim.blocks[0]]
         if claim.kind == "contract":
-            what = f"❌ {labels.headline(block.bad)} ({_cell(block.section)})"
+            what = f"❌ {labels.headline(block.bad)} ({labels.table_cell(block.section)})"
         else:
-            what = _cell(block.fact)
+            what = labels.table_cell(block.fact)
         link = f"[{claim.anchor.replace('-', ' ')}]({target}#{claim.anchor})"
         rows.append(f"| {link} | {what} |{cells(data, claim.id)}")
     return rows, [claim.id for claim in parsed.claims]
@@ -283,7 +282,3 @@ def verified_with(env: dict) -> str:
         "Open a page to see each claim, the section it comes from, "
         "a link to the code that proves it and its verdict on each release tested."
     )
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")

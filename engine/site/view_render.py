@@ -1,10 +1,6 @@
-"""The notebook views rendered by mkdocs-jupyter, only when a view changed.
-
-mkdocs-jupyter turns its own cache off for a custom template, and importing it costs about 0.7 s
-(nbconvert scans its exporters at import). So the hook drives it rather than mkdocs.yml: a view
-whose render inputs (``render_key``) are those of the last build is served from what that build
-stored (its front matter, HTML and table of contents); only a changed view imports and runs the
-plugin, through its public events, with ``OPTIONS``.
+"""The notebook views rendered by mkdocs-jupyter only when a view changed: importing it costs
+about 0.7 s, and a custom template turns its own cache off. A view whose ``render_key`` is the
+last build's is served from what that build stored.
 """
 
 from __future__ import annotations
@@ -12,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -19,8 +16,10 @@ from mkdocs.structure.toc import get_toc
 
 from engine.run.environment import installed_distributions
 from engine.run.files import read_kept, write_if_changed
+from engine.site import render
 from engine.site.kept import toc_tokens
 from engine.site.notebook_view import is_view
+from engine.site.sections import wrap_sections
 
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")
 # mkdocs-jupyter's options for the views: only the files the hook writes under .cache, from the
@@ -36,7 +35,10 @@ OPTIONS = {
     "custom_template": str(TEMPLATE),
     "cache": False,
 }
-FORMAT = b"view-render-1"  # what a stored render holds; change it when that changes
+FORMAT = b"view-render-2"
+INLINE_STYLE = re.compile(
+    r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL
+)  # what a stored render holds; change it when that changes
 
 
 def render_key(source: bytes, theme: str) -> str:
@@ -115,6 +117,7 @@ class ViewRenderer:
     def _storing_render(self, convert, render: dict, stored: Path):
         def storing_render(page, config, files) -> None:
             convert(config, files)
+            page.content = finished(page.content)
             self.conversions += 1
             render.update(
                 content=page.content,
@@ -124,6 +127,13 @@ class ViewRenderer:
             write_if_changed(stored, json.dumps(render, ensure_ascii=False))
 
         return storing_render
+
+
+def finished(content: str) -> str:
+    """The view's HTML as the site's pages have it: ❌/✅ drawn, in sections, and without the
+    Pygments CSS mkdocs-jupyter appends (the view uses the site's code colours)."""
+    content = INLINE_STYLE.sub("", content)
+    return wrap_sections(render.draw_symbols(render.unwrap_plain_tokens(content)))
 
 
 def _complete(render: dict) -> bool:
