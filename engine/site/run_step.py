@@ -16,6 +16,7 @@ from engine.page.parser import read_page
 from engine.page.policy import policy, wants_notebook
 from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
+from engine.run.files import log
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
 from engine.site import course_table, extension, practice, setup_steps, version_notes
@@ -27,8 +28,6 @@ from engine.site.render import Site
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
-
-log = logging.getLogger("mkdocs.jitdocs")
 
 
 def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Conversions) -> Site:
