@@ -18,6 +18,7 @@ from engine.page.parser import read_page, read_pages
 from engine.run.cache import cache_key, load_cached
 from engine.run.environment import environment_fingerprint
 from engine.run.timing import measures_time, names_timing_helper, uses_timing_helpers
+from tests.unit_guard import UNIT_VARIABLE
 
 CHECKS = ROOT / "snippets" / "_checks"
 
@@ -97,7 +98,7 @@ def runs_every_page(function):
     """For a test that asks ``execute_pages`` for every page: from a cold cache it runs the timing
     pages, so it runs alone (``timing``); when the cache holds them, it runs no page that times
     anything and goes with the rest. (`nox -s unit` never runs such a test: nothing is read.)"""
-    if os.environ.get("JITDOCS_UNIT") == "1" or not timing_pages_cached():
+    if os.environ.get(UNIT_VARIABLE) == "1" or not timing_pages_cached():
         return pytest.mark.timing(function)
     return function
 
