@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import html
-import json
 import posixpath
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
+from engine.site.notebooks import dumps
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
@@ -51,7 +51,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     site_url = config.get("site_url") or ""
     view = view_notebook(notebook, figures, here=here, site_url=site_url, meta=front_matter)
     path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
-    write_if_changed(path, json.dumps(view, indent=1, sort_keys=True, ensure_ascii=False))
+    write_if_changed(path, dumps(view))  # as the downloadable notebook is laid out
     files.append(
         ViewFile.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)
     )

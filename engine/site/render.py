@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.page.claims import by_block
-from engine.page.model import AFTER_TITLE, Block, Directive, Page
+from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.results import Outcome, PageResult
@@ -26,6 +26,7 @@ from engine.site.kept import Conversions
 from engine.site.labels import (
     BADGES,
     figure_size,
+    figure_uris,
     headline,
     indent,
     marker_table,
@@ -44,7 +45,6 @@ class Site:
     results: dict[str, PageResult] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # preview only: page -> its error
     files: dict[str, str] = field(default_factory=dict)  # what the site adds: uri -> content
-    figure_uris: dict[tuple[str, int, int], tuple[str, str]] = field(default_factory=dict)
     notebooks: dict[str, dict] = field(default_factory=dict)  # page -> its notebook
     views: bool = False  # notebook views are built: MkDocs' hook builds them, Zensical cannot
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
@@ -146,8 +146,8 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     if outcome.error_type:
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
         parts += site.errors.link(block)
-    for number, figure in enumerate(outcome.figures):
-        uris = site.figure_uris[(block.page, index, number)]
+    for figure in outcome.figures:
+        uris = figure_uris(figure, page_slug(block.page))  # the files the run step added
         parts.append(render_figure(figure.alt, uris, block.page, figure_size(figure)))
     if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor

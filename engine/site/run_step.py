@@ -81,12 +81,10 @@ def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> No
 
 def add_figures(site: Site, page: Page, result) -> None:
     """Each chart's light and dark SVG, named by their content."""
-    for index, outcome in enumerate(result.outcomes):
-        for number, figure in enumerate(outcome.figures):
-            uris = figure_uris(figure, page_slug(page.path))
-            for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
-                site.files.setdefault(uri, svg)
-            site.figure_uris[(page.path, index, number)] = uris
+    for figure in (figure for outcome in result.outcomes for figure in outcome.figures):
+        uris = figure_uris(figure, page_slug(page.path))
+        for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
+            site.files.setdefault(uri, svg)
 
 
 def add_notebook(site: Site, page: Page, result) -> None:
