@@ -21,13 +21,13 @@ from engine.page.markers import ERROR_GROUPS
 from engine.page.model import Block, MarkupError, Page
 from engine.page.policy import policy
 from engine.page.syntax import code_fence
+from engine.run.execute import PRELUDE
 from engine.run.results import Outcome, PageResult, first_line
 from engine.site import version_notes
 from engine.site.labels import indent, strip_ansi
 
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
-PRELUDE = {"jax", "jnp", "np", "lax"}  # imported on every page
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
 JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
@@ -326,12 +326,12 @@ def _length(block: Block) -> int:
 
 
 def _standalone(block: Block) -> bool:
-    """The block defines or imports every name it uses (besides the prelude and builtins)."""
+    """The block defines or imports every name it uses, besides builtins and the prelude."""
     try:
-        tree = ast.parse(block.source)
+        tree = ast.parse(PRELUDE + block.source)
     except SyntaxError:
         return False
-    stored, loaded = set(PRELUDE) | set(dir(builtins)), set()
+    stored, loaded = set(dir(builtins)), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
