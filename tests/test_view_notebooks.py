@@ -24,7 +24,7 @@ from engine.page.parser import read_page
 from engine.page.policy import wants_notebook
 from engine.run.environment import installed_distributions
 from engine.run.results import Figure, Outcome
-from engine.site import notebook_view, view_render
+from engine.site import kept, notebook_view
 from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebooks import build_notebook
 
@@ -58,11 +58,11 @@ def test_a_page_links_its_view_only_from_a_build_that_makes_views():
 
 
 def test_mkdocs_jupyter_renders_the_views_and_only_them():
-    """The hook loads mkdocs-jupyter with view_render.OPTIONS, which the plugin accepts; mkdocs.yml
-    does not list it, so a build whose views did not change does not import it."""
+    """The hook loads mkdocs-jupyter with notebook_view.OPTIONS, which the plugin accepts;
+    mkdocs.yml does not list it, so a build whose views did not change does not import it."""
     config = load_config(str(ROOT / "mkdocs.yml"))
     assert "mkdocs-jupyter" not in config.plugins
-    plugin = view_render.load_plugin(config)
+    plugin = notebook_view.load_plugin(config)
     options = plugin.config
     view_file = ROOT / notebook_view.VIEW_DIR / "course" / "why-compile.ipynb"
     assert [view_file.match(pattern) for pattern in options["include"]] == [True]
@@ -74,9 +74,9 @@ def test_mkdocs_jupyter_renders_the_views_and_only_them():
 
 def test_bad_mkdocs_jupyter_options_fail_the_build(monkeypatch):
     config = load_config(str(ROOT / "mkdocs.yml"))
-    monkeypatch.setitem(view_render.OPTIONS, "mathjax_version", 7)
+    monkeypatch.setitem(notebook_view.OPTIONS, "mathjax_version", 7)
     with pytest.raises(notebook_view.PluginError, match="mathjax_version"):
-        view_render.load_plugin(config)
+        notebook_view.load_plugin(config)
 
 
 def view_inputs(tmp_path: Path):
@@ -214,12 +214,16 @@ def view(tmp_path: Path):
 
 
 def renders(view: Path, config) -> tuple[FakeJupyter, SimpleNamespace, list[int]]:
-    """One build's render of ``view`` by a new renderer; the fake plugin, the page, and how
-    often the renderer loaded the plugin."""
+    """One build's render of ``view`` by a new renderer, kept as the build keeps its pages'
+    renders; the fake plugin, the page, and how often the renderer loaded the plugin."""
     jupyter, loads = FakeJupyter(), []
-    renderer = view_render.ViewRenderer(lambda config: loads.append(1) or jupyter)
+    key = kept.converter_key(Path(notebook_view.__file__))
+    store = kept.Kept(None, key, view.with_name("rendered-pages.json"))
+    renderer = notebook_view.ViewRenderer(lambda config: loads.append(1) or jupyter, store)
     file = SimpleNamespace(src_uri="course/demo/notebook.ipynb", abs_src_path=str(view))
-    return jupyter, build_view(renderer, file, config), loads
+    page = build_view(renderer, file, config)
+    store.save()
+    return jupyter, page, loads
 
 
 MATERIAL = {"theme": SimpleNamespace(name="material")}
@@ -239,20 +243,19 @@ def test_an_unchanged_view_is_served_from_its_stored_render(view):
 
 def change_template(view, monkeypatch):
     template = view.with_name("view.html.j2")
-    template.write_bytes(view_render.TEMPLATE.read_bytes() + b"{# edited #}")
-    monkeypatch.setattr(view_render, "TEMPLATE", template)
+    template.write_bytes(notebook_view.TEMPLATE.read_bytes() + b"{# edited #}")
+    monkeypatch.setattr(notebook_view, "TEMPLATE", template)
 
 
 KEY_PARTS = {
     "view notebook": lambda view, monkeypatch: view.write_text('{"cells": [1]}'),
     "template": change_template,
-    "options": lambda view, mp: mp.setitem(view_render.OPTIONS, "no_prompt", False),
+    "options": lambda view, mp: mp.setitem(notebook_view.OPTIONS, "no_prompt", False),
     "theme": lambda view, mp: mp.setattr(MATERIAL["theme"], "name", "mkdocs"),
     "installed": lambda view, mp: mp.setattr(
-        view_render, "installed_distributions", lambda: b"nbconvert-9"
+        kept, "installed_distributions", lambda: b"nbconvert-9"
     ),
     "Jupyter path": lambda view, mp: mp.setenv("JUPYTER_PATH", str(view.parent)),
-    "stored format": lambda view, mp: mp.setattr(view_render, "FORMAT", b"view-render-0"),
 }
 
 
@@ -292,9 +295,10 @@ def test_a_stored_render_is_the_render_mkdocs_jupyter_makes(tmp_path):
     assert (file.dest_uri, file.url) == (wrapped.dest_path, wrapped.url)
     assert (file.dest_uri, file.url) == ("course/demo/notebook/index.html", "course/demo/notebook/")
 
-    converting = view_render.ViewRenderer()
+    store = kept.Kept(None, "")  # the build's kept renders
+    converting = notebook_view.ViewRenderer(renders=store)
     converted = build_view(converting, file, config, files)
-    serving = view_render.ViewRenderer(lambda config: pytest.fail("mkdocs-jupyter loaded"))
+    serving = notebook_view.ViewRenderer(lambda config: pytest.fail("mkdocs-jupyter loaded"), store)
     served = build_view(serving, file, config, files)
     assert converting.conversions == 1 and serving.conversions == 0
     assert "Demo (notebook)" == served.title == converted.title
@@ -304,10 +308,10 @@ def test_a_stored_render_is_the_render_mkdocs_jupyter_makes(tmp_path):
 
 
 def test_the_plugin_events_the_hook_does_not_call_change_nothing(tmp_path):
-    """With view_render.OPTIONS, mkdocs-jupyter's other events leave a view as it is, so the
+    """With notebook_view.OPTIONS, mkdocs-jupyter's other events leave a view as it is, so the
     hook, which calls only its on_config, on_pre_page and on_page_read_source, loses nothing."""
     config = load_config(str(ROOT / "mkdocs.yml"))
-    plugin = view_render.load_plugin(config)
+    plugin = notebook_view.load_plugin(config)
     source = tmp_path / "notebook-view" / "course" / "demo.ipynb"
     uri = "course/demo/notebook.ipynb"
     file = SimpleNamespace(src_uri=uri, src_path=uri, abs_src_path=str(source))

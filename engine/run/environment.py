@@ -39,7 +39,7 @@ def environment_fingerprint() -> dict:
 @functools.cache
 def installed_distributions() -> bytes:
     """Python's version and every installed distribution's ``.dist-info`` folder name: the keys
-    of what the site keeps of its renderers' output (engine.site.kept, engine.site.view_render)."""
+    of what the site keeps of its renderers' output (engine.site.kept)."""
     folders = sorted(
         entry.name
         for place in sys.path

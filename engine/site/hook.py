@@ -23,7 +23,6 @@ from engine.site import extension, notebook_view
 from engine.site.kept import Conversions, Kept, toc_tokens
 from engine.site.render import Site
 from engine.site.run_step import run_site
-from engine.site.view_render import ViewRenderer
 
 
 class SiteHook:
@@ -33,14 +32,14 @@ class SiteHook:
     def __init__(self, preview: bool = False) -> None:
         self.preview = preview  # `mkdocs serve`: a failing page shows its error, the server runs
         self.site = Site(Path.cwd())
-        self.views = ViewRenderer()
+        self.views = notebook_view.ViewRenderer()
 
     def on_startup(self, command: str, dirty: bool) -> None:
         self.preview = command == "serve"
 
     def on_files(self, files: Files, config) -> Files:
         self.site = read_and_run(files, config, self.preview)
-        self.views = ViewRenderer()
+        self.views = notebook_view.ViewRenderer(renders=self.site.kept.pages)
         extension.publish(self.site)
         return files
 

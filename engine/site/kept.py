@@ -2,9 +2,10 @@
 
 A ``Kept`` conversion stores what it made, by a digest of its input and under a key of its
 converter (``converter_key``: its code, Python and the installed distributions); the next build
-converts only an input it has not seen with that key. Kept: each page's render (MkDocs' hook:
-Markdown, Pygments and sections, most of a warm build), its entries in Material's search index
-(``keep_search_entries``) and the theme's compiled templates (Jinja's own bytecode cache).
+converts only an input it has not seen with that key. Kept: each page's and notebook view's
+render (MkDocs' hook: Markdown, Pygments and sections, most of a warm build), their entries in
+Material's search index (``keep_search_entries``) and the theme's compiled templates (Jinja's
+own bytecode cache).
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class Kept:
             self.conversions += 1
         self.used[digest] = self.known[digest]
         return self.used[digest]
+
+    def kept(self, text: str) -> str | None:
+        """What an earlier conversion made of ``text``, if it is kept (else None)."""
+        return self.known.get(hashlib.sha256(text.encode()).hexdigest())
 
     def forget(self, text: str) -> None:
         digest = hashlib.sha256(text.encode()).hexdigest()

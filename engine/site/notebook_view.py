@@ -1,27 +1,36 @@
 """The notebook view: a page's notebook shown as a site page (``notebook_view: true`` in its front
 matter), made from the notebook the build made, with front matter, relative links and each chart
 as the page's light and dark SVG. mkdocs-jupyter converts only files on disk, so the view is
-written under ``.cache/notebook-view/``; ``engine.site.view_render`` renders it.
+written under ``.cache/notebook-view/``; it renders the view only when the view changed (its
+import costs about 0.7 s): the render is kept with the pages' renders (``engine.site.kept``).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import html
+import json
+import os
 import posixpath
+import re
 from pathlib import Path
 
 import nbformat
 import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.toc import get_toc
 
 from engine.page.model import Page, page_slug
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
+from engine.site import render
+from engine.site.kept import Kept, toc_tokens
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 from engine.site.notebooks import dumps
+from engine.site.sections import wrap_sections
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
@@ -111,3 +120,124 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
 
 def is_view(page) -> bool:
     return page.file.src_uri.endswith("/notebook.ipynb")
+
+
+# ---------------------------------------------------------------- its render
+
+TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")
+# mkdocs-jupyter's options for the views: only the files the hook writes under .cache, from the
+# outputs it recorded (nothing runs again), without the plugin's inline JupyterLab CSS or its
+# MathJax/RequireJS/Mermaid loaders (the template and mathjax_version 2), so they stay slim and
+# make no request off the site. Its own cache is off: the custom template turns it off anyway.
+OPTIONS = {
+    "include": ["notebook-view/*/*.ipynb"],
+    "ignore": ["*.md"],
+    "execute": False,
+    "no_prompt": True,
+    "mathjax_version": 2,
+    "custom_template": str(TEMPLATE),
+    "cache": False,
+}
+INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
+
+
+def render_key(source: bytes, theme: str) -> str:
+    """What a view's render depends on besides the code and the installed distributions (the key
+    of the pages' kept renders): the view notebook, the template, the options, the theme
+    (mkdocs-jupyter adds a Mermaid loader to a theme other than Material), and Jupyter's path
+    variables (where nbconvert finds templates)."""
+    jupyter = sorted((k, v) for k, v in os.environ.items() if k.startswith("JUPYTER"))
+    parts = [
+        source,
+        TEMPLATE.read_bytes(),
+        json.dumps(OPTIONS, sort_keys=True).encode(),
+        theme.encode(),
+        json.dumps(jupyter).encode(),
+    ]
+    return hashlib.sha256(b"\0".join(hashlib.sha256(part).digest() for part in parts)).hexdigest()
+
+
+def load_plugin(config):
+    """mkdocs-jupyter's plugin with ``OPTIONS``, as mkdocs would load it from mkdocs.yml."""
+    from mkdocs_jupyter.plugin import Plugin  # a slow import: only when a view changed
+
+    plugin = Plugin()
+    errors, _ = plugin.load_config(OPTIONS, config.config_file_path)
+    if errors:
+        raise PluginError(f"mkdocs-jupyter options: {errors}")
+    plugin.on_config(config)
+    return plugin
+
+
+class ViewRenderer:
+    """The views of one build: each rendered from what ``renders`` (the pages' kept renders) keeps
+    by its ``render_key``, else by mkdocs-jupyter, loaded at the first changed view.
+    ``conversions`` counts mkdocs-jupyter's renders."""
+
+    def __init__(self, plugin_loader=load_plugin, renders: Kept | None = None) -> None:
+        self.load_plugin = plugin_loader
+        self.plugin = None
+        self.renders = renders or Kept(None, "")
+        self.views: dict[str, dict] = {}  # a view's src_uri -> its render, kept or to keep
+        self.conversions = 0
+
+    def _jupyter(self, config):
+        if self.plugin is None:
+            self.plugin = self.load_plugin(config)
+        return self.plugin
+
+    def on_pre_page(self, page, config, files):
+        if not is_view(page):
+            return page
+        key = render_key(Path(page.file.abs_src_path).read_bytes(), config["theme"].name)
+        self.views[page.file.src_uri] = made = json.loads(self.renders.kept(key) or "{}")
+        convert = None if made else self._jupyter_render(page, config, files)
+        page.render = self._render(convert, key, made).__get__(page)
+        return page
+
+    def _jupyter_render(self, page, config, files):
+        """mkdocs-jupyter's render of a view that changed, as its ``on_pre_page`` sets it."""
+        plugin = self._jupyter(config)
+        if not plugin.should_include(page.file):
+            raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter's options leave this view out")
+        return plugin.on_pre_page(page, config, files).render
+
+    def on_page_read_source(self, page, config) -> str | None:
+        """A view's front matter, from its notebook's metadata (mkdocs-jupyter reads it)."""
+        made = self.views.get(page.file.src_uri) if is_view(page) else None
+        if made is None:
+            return None
+        if "source" not in made:
+            made["source"] = self._jupyter(config).on_page_read_source(page, config)
+        return made["source"]
+
+    def _render(self, convert, key: str, made: dict):
+        def kept_render(page, config, files) -> None:
+            def converted(_) -> str:
+                return self._converted(convert, page, config, files, made["source"])
+
+            made.update(json.loads(self.renders(key, converted)))
+            page.content, page.toc = made["content"], get_toc(made["toc"])
+            if made["title"] is not None:
+                page.title = made["title"]
+
+        return kept_render
+
+    def _converted(self, convert, page, config, files, source: str) -> str:
+        """mkdocs-jupyter's render of the view, finished, with its front matter, as JSON."""
+        convert(config, files)
+        self.conversions += 1
+        made = {
+            "source": source,
+            "content": finished(page.content),
+            "toc": toc_tokens(page.toc.items),
+            "title": vars(page).get("title"),  # set only if the render titled the page
+        }
+        return json.dumps(made, ensure_ascii=False)
+
+
+def finished(content: str) -> str:
+    """The view's HTML as the site's pages have it: ❌/✅ drawn, in sections, and without the
+    Pygments CSS mkdocs-jupyter appends (the view uses the site's code colours)."""
+    content = INLINE_STYLE.sub("", content)
+    return wrap_sections(render.draw_symbols(render.unwrap_plain_tokens(content)))

@@ -202,7 +202,7 @@ def page_to_notebook(
     parts = [
         *([_code_cell(install, {"tags": ["install"]})] if install else []),
         _title_cell(page, environment or {}, site),
-        _code_cell(_setup_source(files or {}, any(block.file for block in page.blocks)), {"tags": ["setup"]}),
+        _code_cell(_setup_source(files or {}, _saves_files(page)), {"tags": ["setup"]}),
         *_render(nodes, page, outcomes, prose),
     ]
     if solutions := list(_appendix(nodes)):
@@ -275,6 +275,10 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
             "run the self-check cell below it. The reference solutions wait in the appendix."
         )
     return "\n\n".join(lines)
+
+
+def _saves_files(page: Page) -> bool:
+    return any(block.file for block in page.blocks)
 
 
 def _setup_source(files: dict[str, str], saves_files: bool = False) -> str:
