@@ -196,7 +196,7 @@ def page_to_notebook(
     as ``site_url`` is ignored: nothing a reader downloads links there."""
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
-    site = site_url.rstrip("/") + "/" if site_url and not setup_steps.is_local(site_url) else ""
+    site = setup_steps.public_url(site_url)
     prose = partial(_prose, site=site, page_path=page.path)
     nodes = outline(page, drop_title=True)  # the title cell already says it
     parts = [
@@ -237,8 +237,7 @@ def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outpu
     sources = [block.source for block in page.blocks]
     files = project_files(sources, root)
     pins = setup_steps.requirements([*sources, *files.values()], root)
-    local = not site_url or setup_steps.is_local(site_url)
-    setup_url = "" if local else site_url.rstrip("/") + "/" + setup_steps.SETUP_PAGE
+    setup_url = (site := setup_steps.public_url(site_url)) and site + setup_steps.SETUP_PAGE
     install = setup_steps.install_cell(pins, setup_url)
     return page_to_notebook(page, site_url=site_url, files=files, install=install, **outputs)
 

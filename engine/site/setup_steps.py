@@ -37,10 +37,10 @@ def requirements(sources: list[str] | None = None, root: Path = ROOT) -> list[st
     return [f"{name}=={versions[name]}" for name in (*CORE, *extra)]
 
 
-def is_local(url: str) -> bool:
-    """A preview address (``nox -s serve``): never put into anything a reader downloads."""
+def public_url(url: str) -> str:
+    """``url`` ending in /; "" for none or a preview address, which no download may name."""
     host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
-    return host in LOCAL_HOSTS
+    return url.rstrip("/") + "/" if url and host not in LOCAL_HOSTS else ""
 
 
 def install_cell(pins: list[str], setup_url: str = "") -> str:
@@ -75,7 +75,7 @@ def install_cell(pins: list[str], setup_url: str = "") -> str:
 def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     """The setup page's install steps, from the lock: ``pip``, ``uv`` or ``versions``."""
     pins = " ".join(f'"{pin}"' for pin in requirements(root=root))
-    checker = f"{site_url.rstrip('/')}/{CHECKER_URI}" if site_url and not is_local(site_url) else ""
+    checker = (site := public_url(site_url)) and site + CHECKER_URI
     fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
     if kind not in INSTALLERS:  # versions
         versions = locked_versions(root)
