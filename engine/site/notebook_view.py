@@ -26,7 +26,7 @@ from engine.page.model import Page, page_slug
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
-from engine.site import render
+from engine.site import render, setup_steps
 from engine.site.kept import Kept, toc_tokens
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 from engine.site.notebooks import dumps
@@ -81,7 +81,7 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     """
     view = copy.deepcopy(notebook)
     up = posixpath.relpath(".", here) + "/"
-    site = site_url.rstrip("/") + "/" if site_url else None
+    site = setup_steps.public_url(site_url)  # a preview's links are relative already
     for cell in view["cells"]:
         if cell["cell_type"] == "markdown" and site:
             cell["source"] = cell["source"].replace(f"]({site}", f"]({up}")
