@@ -75,12 +75,9 @@ def box(chapter: str, found: list[Item]) -> str:
 
 def counts(found: list[Item]) -> str:
     """One sentence for the home page: how many of each kind there are."""
-    numbers = {kind: sum(item.kind == kind for item in found) for kind in KIND_WORDS}
-    exercises, lessons, questions = (
-        _count(numbers["exercise"], "exercise"),
-        _count(numbers["lesson"], "practice-track lesson"),
-        _count(numbers["quiz"], "quiz question"),
-    )
+    nouns = {"exercise": "exercise", "lesson": "practice-track lesson", "quiz": "quiz question"}
+    counted = (_count(sum(item.kind == kind for item in found), nouns[kind]) for kind in nouns)
+    exercises, lessons, questions = counted
     return (
         f"{exercises}, {lessons} and {questions}; each chapter ends with the ones that practise it."
     )
