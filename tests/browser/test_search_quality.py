@@ -5,6 +5,7 @@ the built site's own search worker, and the search box used with a keyboard only
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -57,6 +58,23 @@ def test_the_first_result_answers_and_the_first_pages_always_do(outcomes, which)
     found = outcomes[0] if which == "questions" else outcomes[1]
     report = quality.table(found) + "\n" + quality.summary(which, found)
     assert quality.meets_goal(found), "\n" + report
+
+
+# A learner's word that the answering section lacks, found through the front script's synonyms
+# (docs/assets/javascripts/workers/jitdocs-search.js): the section says "cost", "stacked".
+SYNONYM_FOUND = [
+    ("how slow is a host callback", "slow", "beyond/callbacks/#cost"),
+    ("collect arrays in a while loop", "collect", "beyond/loop-speed/#carry-vs-ys"),
+]
+
+
+@pytest.mark.parametrize(("query", "word", "answer"), SYNONYM_FOUND)
+def test_a_learners_word_finds_the_section_in_the_sites_words(site_dir, query, word, answer):
+    index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
+    [doc] = [doc for doc in index["docs"] if doc["location"] == answer]
+    assert word not in (doc["title"] + doc["text"]).lower()  # only a synonym can find it
+    [groups] = quality.search(site_dir, [query])
+    assert groups[0][0]["location"] == answer
 
 
 def type_query(page) -> None:

@@ -9,8 +9,10 @@
 // s being the share of the query's words found: 2.5 times a section's when every word is found,
 // about 2.6 when half to two thirds are, as for most questions. So the page's opening came first
 // for any question on it, above the section that answers it. Its lunr boost, set here before
-// Material indexes it, undoes that (1 / 2.6).
-const PAGE_WEIGHT = 0.38
+// Material indexes it, undoes that (1 / 2.6), and a little more: the opening holds the page's
+// title, whose words most of its sections are about, so at 0.38 it still came first for questions
+// one of them answers ("jit cache keeps growing": the long-runs page). 0.2 to 0.3 measure alike.
+const PAGE_WEIGHT = 0.25
 
 // 2. A pasted error message finds its entry. A section whose text opens with an error as Python
 // prints it (`<code>TracerBoolConversionError: Attempted boolean ...</code>`, as every entry of
@@ -92,6 +94,37 @@ function root(clause, term) {
   const prefixed = PREFIXED.exec(term)
   return prefixed ? [{ ...clause, term: `${prefixed[1]}*`, boost: clause.boost * ROOT_WEIGHT }] : []
 }
+
+// 7. A learner's word also finds the words the site uses for the same thing, at 0.7 of its
+// weight, as a site search's synonym list does: "slow" finds a section about a callback's "cost",
+// "collect" one that stacks outputs. Only words of this subject whose sense holds in any question
+// ("recompile" finding "retrace" lifted sections about tracing above the cache-miss reports, so
+// only "retrace" finds "recompile"), each read as the index is (stemmed). Measured on 151
+// questions: CONTRIBUTING.md; tests/browser/test_search_quality.py holds what two of them find.
+const SYNONYM_WEIGHT = 0.7
+const SYNONYMS = {  // the learner's word: the site's words
+  slow: ["cost", "overhead"], slower: ["cost", "overhead"], benchmark: ["timing"],
+  collect: ["stack", "accumulate"], accumulate: ["stack"], nested: ["inner", "outer"],
+  exception: ["error", "raise"], crash: ["error"], retrace: ["recompile"],
+  gradient: ["grad"], derivative: ["grad"], differentiation: ["grad"],
+  dynamic: ["traced"], conditional: ["cond", "branch"], branch: ["cond"],
+  parameter: ["argument"], arg: ["argument"], vectorize: ["vmap"],
+  rng: ["key", "random"], prng: ["key", "random"], seed: ["key"], double: ["float64"],
+  gpu: ["device"], serialize: ["export"], free: ["release"], freed: ["release"],
+}
+// stem: stems, made at the first query (set-up says whether words are stemmed)
+let synonyms
+function stem(word) {
+  const token = new lunr.Token(word, {})
+  return (stemming ? lunr.stemmer(token) : token).toString()
+}
+function synonymsOf(clause, stemmed) {
+  synonyms ??= new Map(
+    Object.entries(SYNONYMS).map(([word, others]) => [stem(word), others.map(stem)]))
+  const boost = clause.boost * SYNONYM_WEIGHT
+  return (synonyms.get(stemmed) ?? []).map(term => ({ ...clause, term, boost }))
+}
+
 function readAsIndexed(query, dropping = true) {
   const read = query.clauses.flatMap(clause => {
     const word = WILDCARD_WORD.exec(clause.term)
@@ -100,7 +133,9 @@ function readAsIndexed(query, dropping = true) {
     if (!term) return []
     if (!term.endsWith("*")) return [{ ...clause, term }]
     const boost = clause.boost * COMPLETION_WEIGHT
-    return [{ ...clause, term: term.slice(0, -1) }, { ...clause, term, boost }, ...root(clause, term)]
+    const whole = term.slice(0, -1)
+    return [{ ...clause, term: whole }, { ...clause, term, boost }, ...root(clause, term),
+      ...synonymsOf(clause, whole)]
   })
   if (read.length) query.clauses = read
   else if (dropping) readAsIndexed(query, false)  // only such words: keep them all
