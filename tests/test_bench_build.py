@@ -26,3 +26,18 @@ def test_the_recorded_suite_row_says_when_and_where_it_was_measured(tmp_path, mo
     (tmp_path / ".cache" / "last-suite.json").write_text(json.dumps(record), encoding="utf-8")
     row = bench_build.recorded_suite_row()
     assert row.seconds == 612.5 and "abc1234" in row.label and "05:10" in row.label
+
+
+@pytest.mark.unit
+def test_the_warm_rows_take_turns_and_report_each_builders_median(monkeypatch):
+    calls = []
+    mkdocs = iter([(2.0, 0), (1.6, 1), (1.9, 0)])
+    zensical = iter([1.7, 2.4, 1.8])
+    monkeypatch.setattr(bench_build, "timed_build", lambda: calls.append("mkdocs") or next(mkdocs))
+    monkeypatch.setattr(
+        bench_build, "timed_zensical_build", lambda: calls.append("zensical") or next(zensical)
+    )
+    rows = bench_build.warm_rows()
+    assert calls == ["mkdocs", "zensical"] * bench_build.WARM_SAMPLES
+    assert rows["warm"].seconds == 1.9 and rows["zensical"].seconds == 1.8
+    assert rows["warm"].executed == 1  # a page run by any warm build fails the goal of 0
