@@ -2,9 +2,10 @@
 
 Loaded into pytest (``-p tests.suite_profile``, with PROFILE_VARIABLE naming a folder), each
 pytest process, xdist workers included, writes one line per test: its wall and CPU seconds (its
-own and its finished children's) and the programs it started. Run as a script on that folder, it
-prints the profile: the files by total time, the slowest tests, and what the tests started
-(site builds, page runs, notebook kernels, checkers, other Python processes).
+own and its finished children's; for a test in tests/browser also the browser's, whose processes
+run on under pytest) and the programs it started. Run as a script on that folder, it prints the
+profile: the files by total time, the slowest tests, and what the tests started (site builds,
+page runs, notebook kernels, checkers, other Python processes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import pytest
 
 PROFILE_VARIABLE = "JITDOCS_PROFILE_DIR"
 SLOWEST = 25
+BROWSER_TESTS = "tests/browser/"  # their CPU counts the browser's processes too
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 # What a started program is, from its command line: (kind, the arguments it has, each whole or
 # as a file's name).
@@ -65,12 +68,15 @@ class Recorder:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item):
         self.started.clear()
-        wall, cpu = time.perf_counter(), cpu_seconds()
+        browser = item.nodeid.startswith(BROWSER_TESTS)
+        wall, cpu = time.perf_counter(), cpu_seconds() + running_cpu_seconds(browser)
         result = yield
         line = {
             "test": item.nodeid,
             "wall": time.perf_counter() - wall,
-            "cpu": cpu_seconds() - cpu,
+            # Below 0 only when a browser ended unwaited-for (in the session's last test): its
+            # CPU was counted in the tests that used it.
+            "cpu": max(cpu_seconds() + running_cpu_seconds(browser) - cpu, 0.0),
             "started": self.started,
         }
         with self.file.open("a", encoding="utf-8") as handle:
@@ -82,6 +88,33 @@ def cpu_seconds() -> float:
     """This process's CPU time and that of the children it has waited for."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(-1)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def running_cpu_seconds(wanted: bool = True) -> float:
+    """CPU seconds of every process still running under this one (a browser's), each with the
+    children it has waited for (Chromium waits for its renderers), read from /proc; 0 where there
+    is none, or when not ``wanted``."""
+    parents, spent = {}, {}
+    found = wanted and os.path.isdir("/proc")
+    processes = [e for e in os.scandir("/proc") if e.name.isdigit()] if found else []
+    for entry in processes:
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:  # it just ended
+            continue
+        # The fields after the command's name, which may hold ")".
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        spent[int(entry.name)] = sum(map(int, fields[11:15])) / CLOCK_TICKS  # utime..cstime
+    below = collections.defaultdict(list)
+    for pid, parent in parents.items():
+        below[parent].append(pid)
+    todo, total = list(below[os.getpid()]), 0.0
+    while todo:
+        pid = todo.pop()
+        total += spent[pid]
+        todo += below[pid]
+    return total
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -6,12 +6,15 @@ rule still runs. What goes is overhead around it: the 570 kB script sent and com
 before each run (0.2-0.8 s), and the passes, incomplete and inapplicable lists sent back as
 ~60 kB of JSON that nobody reads.
 
-Most of that run was colour contrast on highlighted code: on the longest page ~2,400 of its
-~3,600 elements are code tokens, in ~160 distinct looks. Contrast is a function of the text's
-colour, size and weight and of what is painted behind it, so within one code block a token that
-looks exactly like one already checked is left to that one (``LOOKS_CHECKED``; every other rule
-still sees it). A run on the longest page went from 1.44 to 0.95 s; test_pages.py shows that
-faint code is still found wherever checking every token finds it.
+Most of that run was colour contrast, most of it on text that looks exactly like other text: on
+the longest page ~4,100 elements have text of their own, in 64 distinct looks. Contrast is a
+function of the text's colour, size and weight and of what is painted behind it, so text that
+looks exactly like text already checked is left to that (``LOOKS_CHECKED``; every other rule
+still sees it). First done per code block for code tokens (a contrast run on the longest page
+went from 1.44 to 0.95 s), then for all text on the page: ~400 elements left to check there,
+and its contrast run with the marking from 3.5-4.3 s to 2.2-2.7 s (a loaded machine).
+test_pages.py plants faint text of each kind that could hide its look's faults and shows each
+is still found, and only where checking every element finds it.
 
 Measured and left out (December 2026): flattening every code block's token spans to plain text
 before axe runs halves a bare axe run (6,000 elements down to 1,600) but saved only ~21% of a long
@@ -35,7 +38,7 @@ COLOUR_RULES = ("color-contrast", "link-in-text-block")
 ENABLED_COLOUR_RULES = """() => axe._audit.rules
     .filter(rule => rule.enabled !== false && rule.tags.includes('cat.color'))
     .map(rule => rule.id).sort()"""
-REPEATED = "data-jd-repeated-look"  # on a code token whose look its block has had checked
+REPEATED = "data-jd-repeated-look"  # on text whose look axe has checked on another element
 
 RUN = """async ([context, options]) => {
     const results = await axe.run(context ?? document, options);
@@ -47,17 +50,23 @@ RUN = """async ([context, options]) => {
 
 UNMARK = "a => document.querySelectorAll(`[${a}]`).forEach(e => e.removeAttribute(a))"
 
-# A token's look: its own text and paint properties, each ancestor's paint, its code block. A
-# token stands for its look only where axe judges it: whole inside every box that clips it, and
-# clear of every positioned element that could be drawn over it (a copy button, a fixed header):
-# axe cannot tell the background of a covered token and calls it "incomplete", not a violation,
-# which would hide its repeats (test_pages.py shows both).
-# Marks are made afresh per run (UNMARK first), as a scheme switch changes the looks.
-# Returns [looks checked, tokens marked].
-LOOKS_CHECKED = """attribute => {
+# A text's look: its own text and paint properties and each ancestor's paint. Contrast is a
+# function of these and of what is drawn behind the text, so text that looks exactly like text
+# axe judges is left to that text (``LOOKS_CHECKED``; every other rule still sees it). Only text
+# clear of trouble is left out or stands for its look: whole inside every box that clips it, and
+# clear of every positioned element that could be drawn over or under it (a copy button, a fixed
+# header); outside form controls. The one that stands for a look must also be text axe gives a
+# verdict on, not "incomplete", or its look's faults would be hidden: two or more characters with
+# a letter or digit (axe skips punctuation and calls one character short), shown (not hidden by
+# opacity or visibility), with no positioned ::before or ::after with a background on it or
+# around it (axe gives up on those). test_pages.py plants a fault against each of these.
+# Marks are made afresh per run (UNMARK first), as a scheme switch changes the looks, and only
+# inside what axe runs on (``scope``): a look checked outside it would hide text inside it.
+# Returns [looks checked, elements marked].
+LOOKS_CHECKED = """([attribute, include, exclude]) => {
     const TEXT = ['color', 'fontSize', 'fontWeight', 'fontStyle', 'textShadow', 'opacity',
                   'webkitTextStrokeWidth', 'webkitTextStrokeColor', 'backgroundColor',
-                  'backgroundImage', 'filter', 'mixBlendMode'];
+                  'backgroundImage', 'filter', 'mixBlendMode', 'visibility'];
     const PAINT = ['color', 'backgroundColor', 'backgroundImage', 'opacity', 'filter',
                    'mixBlendMode'];
     const memo = (compute) => { const seen = new Map(); const get = element => {
@@ -78,30 +87,42 @@ LOOKS_CHECKED = """attribute => {
         return {left: Math.max(box.left, own.left), top: Math.max(box.top, own.top),
                 right: Math.min(box.right, own.right), bottom: Math.min(box.bottom, own.bottom)};
     });
+    const pseudo_with_background = memo((element, above) => above || ['::before', '::after']
+        .map(which => getComputedStyle(element, which))
+        .some(s => s.content !== 'none' && s.position === 'absolute' &&
+              (s.backgroundImage !== 'none' || !/^rgba\\(.*, 0\\)$/.test(s.backgroundColor))));
     const overlays = [...document.body.querySelectorAll('*')]
         .filter(e => ['absolute', 'fixed', 'sticky'].includes(getComputedStyle(e).position))
         .map(e => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width > 0 && r.height > 0);
-    const clear = (token, box) => overlays.every(([e, r]) => e.contains(token) ||
+    const clear = (element, box) => overlays.every(([e, r]) => e.contains(element) ||
         r.right <= box.left || r.left >= box.right || r.bottom <= box.top || r.top >= box.bottom);
-    const stands_for_its_look = token => {
-        const box = token.getBoundingClientRect(), inside = clip(token.parentElement);
+    const in_the_clear = element => {
+        const box = element.getBoundingClientRect(), inside = clip(element.parentElement);
         return box.width > 0 && box.left >= inside.left && box.right <= inside.right &&
-            box.top >= inside.top && box.bottom <= inside.bottom && clear(token, box);
+            box.top >= inside.top && box.bottom <= inside.bottom && clear(element, box);
     };
+    const judged = (element, text) => text.length > 1 && /[\\p{L}\\p{N}]/u.test(text) &&
+        element.checkVisibility({opacityProperty: true, visibilityProperty: true}) &&
+        !pseudo_with_background(element);
+    const own_text = element => [...element.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)
+        .map(n => n.data).join('').replace(/\\s+/g, ' ').trim();
+    const in_scope = element => (!include || element.closest(include)) &&
+        !(exclude && element.closest(exclude)) &&
+        !element.closest('button, input, select, textarea, label, option');
     const checked = new Set();
     let marked = 0;
-    document.querySelectorAll('pre').forEach((block, index) => {
-        for (const token of block.querySelectorAll('span:not(:has(*))')) {
-            const style = getComputedStyle(token);
-            const look = `${index}|${TEXT.map(p => style[p]).join()}<${paint(token.parentElement)}`;
-            if (checked.has(look)) {
-                token.setAttribute(attribute, '');
-                marked += 1;
-            } else if (stands_for_its_look(token)) {
-                checked.add(look);
-            }
+    for (const element of document.body.querySelectorAll('*')) {
+        const text = own_text(element);
+        if (!text || !in_scope(element) || !in_the_clear(element)) continue;
+        const style = getComputedStyle(element);
+        const look = `${TEXT.map(p => style[p]).join()}<${paint(element.parentElement)}`;
+        if (checked.has(look)) {
+            element.setAttribute(attribute, '');
+            marked += 1;
+        } else if (judged(element, text)) {
+            checked.add(look);
         }
-    });
+    }
     return [checked.size, marked];
 }"""
 
@@ -114,19 +135,28 @@ SKIP_REPEATED = """attribute => axe.configure({rules: [
 def violations(page, context: str | dict | None = None, rules: tuple[str, ...] = ()) -> list[dict]:
     """Every axe violation on the page (or in the ``context``: a selector, or axe's include and
     exclude lists), any impact; of the given ``rules`` only, when some are given."""
-    prepare(page)
+    prepare(page, context)
     only = {"runOnly": {"type": "rule", "values": list(rules)}} if rules else {}
     return page.evaluate(RUN, [context, OPTIONS | only])
 
 
-def prepare(page, every_token: bool = False) -> list[int]:
-    """axe in the page, and the code tokens whose look was checked marked (none if
-    ``every_token``): [looks checked, tokens marked]."""
+def prepare(page, context: str | dict | None = None, every_element: bool = False) -> list[int]:
+    """axe in the page, and the text in ``context`` whose look was checked marked (none if
+    ``every_element``): [looks checked, elements marked]."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
         page.evaluate(SKIP_REPEATED, REPEATED)
     page.evaluate(UNMARK, REPEATED)
-    return [0, 0] if every_token else page.evaluate(LOOKS_CHECKED, REPEATED)
+    return [0, 0] if every_element else page.evaluate(LOOKS_CHECKED, [REPEATED, *scope(context)])
+
+
+def scope(context: str | dict | None) -> tuple[str | None, str | None]:
+    """axe's context as two CSS selectors: what is in it (None: the page), what is left out."""
+    if context is None or isinstance(context, str):
+        return context, None
+    include = ", ".join(selector for selector, *_ in context.get("include", [])) or None
+    exclude = ", ".join(selector for selector, *_ in context.get("exclude", [])) or None
+    return include, exclude
 
 
 def blocking(found: list[dict], targets: int = 5) -> list[str]:

@@ -2,12 +2,12 @@
 
 Those tests used to open a fresh context and load the page once each: a clean load, axe in light
 and in dark, two widths for section heights and four first screens, nine loads per page. Now one
-load gathers, in this order: the first-screen layout at four window sizes, a scroll through at
-the desktop size, the section heights (which lay every section out for good), then axe's
-findings in light (every rule) and, the page switched with its own palette toggle as a reader
-switches it, in dark (the rules about colour: test_pages.py shows the others find the same in
-both schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a
-test still fails on its own defect, and only on it. A failed load fails every stage of that page.
+load gathers, in this order: the first-screen layout at five window sizes, a scroll through at the
+desktop width (``SCROLL_WINDOW``), the section heights (which lay every section out for good), then
+axe's findings in light (every rule) and, the page switched with its own palette toggle as a reader
+switches it, in dark (the rules about colour: test_pages.py shows the others find the same in both
+schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a test
+still fails on its own defect, and only on it. A failed load fails every stage of that page.
 
 axe leaves out the site's navigation (``NAVIGATION``): the same template on every page but for
 the marks of where the page is, so test_pages.py checks it once per kind of place, in each scheme,
@@ -35,6 +35,9 @@ from dataclasses import dataclass, field
 import axe_check
 
 DESKTOP = {"width": 1280, "height": 900}
+# The scroll through: the desktop's width, three screens tall. Every part of the page still comes
+# on screen (each lazy image, each widget that starts near the screen), in a third of the steps.
+SCROLL_WINDOW = (DESKTOP["width"], 3 * DESKTOP["height"])
 FIRST_SCREENS = [(360, 800), (412, 900), (412, 915), (600, 1000), (1350, 1000)]
 OPENING_SCREEN = (412, 900)  # a phone: a chapter's title, its one line of provenance, its idea
 SECTION_WIDTHS = [360, 1280]
@@ -254,10 +257,19 @@ def at_desktop_size(visit):
     return visit
 
 
-def scroll_clean(visit) -> tuple[list[str], str]:
-    """Scrolled through at the desktop size: the page's problems, and its first heading."""
-    at_desktop_size(visit).scroll_through()
-    return visit.problems(), visit.page.locator("h1").first.inner_text()
+# A lazy image a reader can see that has not loaded: the scroll through missed it.
+LAZY_NOT_LOADED = """() => [...document.querySelectorAll('img[loading=lazy]')]
+    .filter(image => image.checkVisibility() && !(image.complete && image.naturalWidth > 0))
+    .map(image => image.src)"""
+
+
+def scroll_clean(visit) -> tuple[list[str], str, list[str]]:
+    """Scrolled through at the desktop width: the page's problems, its first heading, and the
+    shown lazy images that have not loaded."""
+    resize(visit.page, *SCROLL_WINDOW)
+    visit.scroll_through()
+    heading = visit.page.locator("h1").first.inner_text()
+    return visit.problems(), heading, visit.page.evaluate(LAZY_NOT_LOADED)
 
 
 def section_heights(page) -> dict[int, list]:
