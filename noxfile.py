@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -22,7 +21,6 @@ nox.options.sessions = ["lint", "tests", "docs"]
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
-SUITE_TIME = ".cache/last-suite.json"  # tests/bench_build.py reads it
 NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
 
@@ -211,12 +209,8 @@ def tests(session: nox.Session) -> None:
 
 
 def record_suite_time(seconds: float) -> None:
-    """Write the passed suite's wall time, from install to the end, to SUITE_TIME."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
-    record = {"seconds": round(seconds, 1), "commit": commit.stdout.decode().strip() or None}
-    record["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    (ROOT / SUITE_TIME).parent.mkdir(exist_ok=True)
-    (ROOT / SUITE_TIME).write_text(json.dumps(record) + "\n", encoding="utf-8")
+    """Write the passed suite's wall time, from install to the end (tests/suite_time.py)."""
+    load("suite_time", ROOT / "tests" / "suite_time.py").record(ROOT, seconds)
 
 
 def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:

@@ -22,7 +22,6 @@ Exits non-zero when a goal or an execution count is missed.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 import shutil
@@ -40,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from engine.page.parser import read_page  # noqa: E402
 from engine.run.execute import PRELUDE  # noqa: E402
 from engine.run.pages import child_variables  # noqa: E402
+from tests import suite_time  # noqa: E402
 
 COLD_OVER_BASELINE = 1.0
 ZENSICAL_OVER_MKDOCS = 1.0  # warm rebuilds
@@ -225,12 +225,11 @@ def measure_rows(targets: list, suite: bool = True) -> dict[str, Row]:
 
 
 def recorded_suite_row() -> Row:
-    """The time the last whole `nox -s tests` here took (noxfile.py's ``SUITE_TIME``); shown
-    beside the builds, checked against no goal: it was not measured in this run."""
-    path = ROOT / ".cache" / "last-suite.json"
-    if not path.exists():
+    """The time the last whole `nox -s tests` here took (``suite_time``); shown beside the
+    builds, checked against no goal: it was not measured in this run."""
+    record = suite_time.last(ROOT)
+    if record is None:
         return Row("test suite: no whole `nox -s tests` has passed in this checkout yet", 0.0)
-    record = json.loads(path.read_text(encoding="utf-8"))
     label = f"test suite, the last passed `nox -s tests` ({record['commit']}, {record['finished']})"
     return Row(label, record["seconds"])
 

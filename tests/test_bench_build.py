@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import time
 
 import pytest
 
 from engine.page.model import ROOT
-from tests import bench_build
+from tests import bench_build, suite_time
 
 
 @pytest.mark.unit
-def test_the_bench_reads_the_file_the_tests_session_writes():
+def test_the_bench_reads_the_file_the_tests_session_writes(tmp_path):
+    """noxfile.py's `tests` session records through suite_time.record, which the bench reads."""
     noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
-    assert 'SUITE_TIME = ".cache/last-suite.json"' in noxfile
+    assert '"tests" / "suite_time.py").record(ROOT, seconds)' in noxfile
     assert "record_suite_time(time.monotonic() - started)" in noxfile
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    suite_time.record(tmp_path, 612.46)
+    record = suite_time.last(tmp_path)
+    assert record["seconds"] == 612.5, record
+    assert record["finished"].startswith(time.strftime("%Y-%m-%d", time.gmtime())), record
 
 
 @pytest.mark.unit
 def test_the_recorded_suite_row_says_when_and_where_it_was_measured(tmp_path, monkeypatch):
     monkeypatch.setattr(bench_build, "ROOT", tmp_path)
     assert "no whole `nox -s tests` has passed" in bench_build.recorded_suite_row().label
-    (tmp_path / ".cache").mkdir()
+    (tmp_path / suite_time.RECORD).parent.mkdir()
     record = {"seconds": 612.5, "commit": "abc1234", "finished": "2026-12-06 05:10 UTC"}
-    (tmp_path / ".cache" / "last-suite.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / suite_time.RECORD).write_text(json.dumps(record), encoding="utf-8")
     row = bench_build.recorded_suite_row()
     assert row.seconds == 612.5 and "abc1234" in row.label and "05:10" in row.label
 
