@@ -1,15 +1,7 @@
-"""The page syntax, read by both the build hook and the Sybil set-up, so the two cannot disagree.
-
-A page is Markdown. Runnable code is either a bare ```python fence or a snippet directive:
-
-    <!-- snippet: NAME -->             runs snippets/<page_slug>/NAME.py at this point
-
-A marker is an HTML comment alone on its line, ``<!-- name -->`` or ``<!-- name: args -->``.
-Block markers go before the block they apply to (blank lines allowed in between); standalone
-ones stand for themselves. ``MARKERS`` below is the one list of them: the parser validates
-against it and the conventions page's table (``<!-- marker-table -->``) is generated from it.
-Unknown marker names, markers that lead nowhere, fences with attributes (Sybil ignores them)
-and missing snippet files are errors that name the file and line.
+"""The markers a page may use, in one list (``MARKERS``), read by both the build and the Sybil
+set-up, so the two cannot disagree. The parser validates every marker against it and the
+conventions page's table (``<!-- marker-table -->``) is generated from it; that page says how a
+marker is written.
 """
 
 from __future__ import annotations
@@ -113,21 +105,17 @@ class MarkerSpec:
         return self.uses[0][0].split(":")[0]
 
     @property
-    def field(self) -> str:
-        return self.name.replace("-", "_") if self.block else ""
-
-    @property
-    def standalone(self) -> bool:
-        return not self.block
-
-    @property
     def applies_to(self) -> str:
         """In the words of the conventions page's table."""
-        return "itself" if self.standalone else "the next block"
+        return "the next block" if self.block else "itself"
 
 
-def _one(written: str, meaning: str, parse: Callable[[str], object] = _flag, block=False):
-    return MarkerSpec(((written, meaning),), parse, block)
+def _standalone(written: str, meaning: str, parse: Callable[[str], object] = _flag):
+    return MarkerSpec(((written, meaning),), parse)
+
+
+def _block(written: str, meaning: str, parse: Callable[[str], object] = _flag):
+    return MarkerSpec(((written, meaning),), parse, block=True)
 
 
 _STATEMENT = _text("the statement its asserts prove")
@@ -141,66 +129,56 @@ SPECS = (
         _expectation,
         block=True,
     ),
-    _one(
-        "good", "✅ block; every ❌ block is directly followed by one. Must run clean.", block=True
-    ),
-    _one(
+    _block("good", "✅ block; every ❌ block is directly followed by one. Must run clean."),
+    _block(
         "skip: reason",
         "Shown but never run (the reason is printed instead of output).",
         _text("a reason: <!-- skip: why this block cannot run -->"),
-        block=True,
     ),
-    _one(
+    _block(
         "timeout: SECONDS",
         f"Lets a slow block run longer than the default {DEFAULT_TIMEOUT:g} s.",
         _seconds,
-        block=True,
     ),
-    _one(
+    _block(
         "max-output: KB",
         "Lets a block print more than the default "
         f"{DEFAULT_MAX_OUTPUT_KB} KB; past its limit the build fails.",
         _kilobytes,
-        block=True,
     ),
-    _one("collapse-code", "Folds the block's code; its output stays visible.", block=True),
-    _one(
+    _block("collapse-code", "Folds the block's code; its output stays visible."),
+    _block(
         "file: NAME.py",
         "Shows the block as the file `NAME.py` and saves it under that name in the "
         "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
         "it runs nothing itself.",
         _file_name,
-        block=True,
     ),
-    _one(
+    _block(
         "fact: statement",
         "The block's `assert`s prove this statement; listed in the version notes.",
         _STATEMENT,
-        block=True,
     ),
-    _one(
+    _block(
         "check: statement",
         "A folded check of the block above it: runs right after it, in the same "
         "namespace, on every build; its `assert`s prove the statement (a fact).",
         _STATEMENT,
-        block=True,
     ),
-    _one(
+    _block(
         "index: GROUP | summary",
         "On a ❌ `raises` block of JAX's error: it teaches the error index entry of that error, "
         f"listed under GROUP ({', '.join(ERROR_GROUPS)}) and headed by the summary; with "
         "`cause` and `fix`.",
         _index_entry,
-        block=True,
     ),
-    _one(
+    _block(
         "cause: sentence",
         "The error's cause in one sentence, for its index entry.",
         _sentence,
-        block=True,
     ),
-    _one("fix: sentence", "The error's fix in one sentence, for its index entry.", _sentence, True),
-    _one(
+    _block("fix: sentence", "The error's fix in one sentence, for its index entry.", _sentence),
+    _standalone(
         "snippet: NAME",
         "Runs and shows `snippets/<page_slug>/NAME.py` here.",
         _text("a file stem like 'compile_chart'"),
@@ -209,7 +187,7 @@ SPECS = (
         tuple((f"badge: {kind}", "A badge, on the line after a heading.") for kind in BADGE_KINDS),
         _one_of(*sorted(BADGE_KINDS)),
     ),
-    _one("version-notes", "Replaced by the table of every contract and fact on the site."),
+    _standalone("version-notes", "Replaced by the table of every contract and fact on the site."),
     MarkerSpec(
         (
             ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
@@ -218,18 +196,18 @@ SPECS = (
         ),
         _one_of("pip", "uv", "versions"),
     ),
-    _one("marker-table", "Replaced by this table, generated from the engine's marker list."),
-    _one(
+    _standalone("marker-table", "Replaced by this table, generated from the engine's marker list."),
+    _standalone(
         "course-table",
         "Replaced by a table of the nav's Course pages, each with its front "
         "matter's `learn:` line (the home page's *What you will learn*).",
     ),
-    _one(
+    _standalone(
         "practice-counts",
         "Replaced by how many exercises, practice-track lessons and quiz questions "
         "the practice pages hold (counted, never typed).",
     ),
-    _one(
+    _standalone(
         "error-index",
         "Replaced by one entry per error the ❌ `raises` blocks of the course and "
         "track pages raise, with the message this build captured, the smallest "

@@ -110,18 +110,6 @@ def _check_badges(source: _Source, sections: list[int]) -> None:
             )
 
 
-def _snippet_file(root: Path, page: str, name: str) -> tuple[str, str]:
-    """``snippets/<page_slug>/NAME.py`` and its text; ValueError names what is wrong."""
-    if not re.fullmatch(r"[a-z0-9_]+", name):
-        raise ValueError(f"snippet name '{name}' must be a file stem like 'compile_chart'")
-    rel = Path("snippets") / page_slug(page) / f"{name}.py"
-    if not (root / rel).is_file():
-        found = sorted(p.stem for p in (root / rel.parent).glob("*.py"))
-        there = f"; {rel.parent} has: {', '.join(found)}" if found else f"; {rel.parent} is empty"
-        raise ValueError(f"snippet file {rel} not found{there}")
-    return str(rel), (root / rel).read_text(encoding="utf-8")
-
-
 class _Source:
     """The page being parsed, read-only: its lines, where each starts, how to name one."""
 
@@ -141,6 +129,18 @@ class _Source:
         line, start, end = i + 1 + self.offset, self.starts[i], self.starts[last + 1]
         return Block(self.page, line, code, filename, first_line, start, end, **more)
 
+    def snippet(self, i: int, name: str) -> Block:
+        """The block of line ``i``'s directive: ``snippets/<page_slug>/NAME.py``."""
+        if not re.fullmatch(r"[a-z0-9_]+", name):
+            raise self.error(i, f"snippet name '{name}' must be a file stem like 'compile_chart'")
+        rel = Path("snippets") / page_slug(self.page) / f"{name}.py"
+        if not (self.root / rel).is_file():
+            found = sorted(p.stem for p in (self.root / rel.parent).glob("*.py"))
+            listing = f"{rel.parent} has: {', '.join(found)}" if found else f"{rel.parent} is empty"
+            raise self.error(i, f"snippet file {rel} not found; {listing}")
+        code = (self.root / rel).read_text(encoding="utf-8")
+        return self.block(i, i, code, str(rel), 1, indent=self.indent(i), snippet=name)
+
 
 def _dangling(source: _Source, pending: list) -> MarkupError:
     index, spec, _ = pending[0]
@@ -157,14 +157,10 @@ def _marker(source: _Source, i: int, match: re.Match, pending: list, directives:
         value = spec.parse(args)
     except ValueError as error:
         raise source.error(i, f"marker '{spec.name}' {error}") from None
-    if not spec.standalone:
+    if spec.block:
         pending.append((i, spec, value))
     elif name == "snippet":
-        try:
-            rel, code = _snippet_file(source.root, source.page, value)
-        except ValueError as error:
-            raise source.error(i, str(error)) from None
-        return source.block(i, i, code, rel, 1, indent=source.indent(i), snippet=value)
+        return source.snippet(i, value)
     else:
         line, start, end = i + 1 + source.offset, source.starts[i], source.starts[i + 1]
         directives.append(Directive(name, args, line, start, end, source.indent(i)))
@@ -203,7 +199,7 @@ def _with_markers(source: _Source, block: Block, pending: list, section: str) ->
         block.start = source.starts[pending[0][0]]
     block.section = section
     for _, spec, value in pending:
-        setattr(block, spec.field, value)
+        setattr(block, spec.name.replace("-", "_"), value)
     if block.check:
         if block.fact or block.bad or block.good:
             raise MarkupError(
