@@ -13,7 +13,6 @@ from typing import Literal
 from engine.page.model import Block, Page
 from engine.page.syntax import (
     ADMONITION,
-    FENCE_OPEN,
     HEADING_ATTRS,
     LINK,
     LINK_ATTRS,
@@ -82,20 +81,19 @@ def _outline(lines: list[str]) -> list[Node]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        opened = FENCE_OPEN.match(line)
         box = ADMONITION.match(line) or TAB.match(line)
         if placeholder := PLACEHOLDER.match(line):
             nodes.append(Node("block", index=int(placeholder["index"])))
             i += 1
         elif box:
             body, i = _box_body(lines, i + 1)
-            kind = box.groupdict().get("kind") or "==="  # a tab has no kind or type
-            box_type, title = box.groupdict().get("type") or "", box["title"] or ""
+            box_type, title = box.groupdict().get("type") or "", box["title"] or ""  # a tab: none
+            children = _outline(body)
             nodes.append(
-                Node("box", box=kind, box_type=box_type, title=title, children=_outline(body))
+                Node("box", box=box["kind"], box_type=box_type, title=title, children=children)
             )
         else:  # prose; a fenced example joins the run whole, whatever its lines look like
-            end = fence_end(lines, i, opened["fence"]) if opened else i + 1
+            end = fence_end(lines, i) or i + 1
             if nodes and nodes[-1].kind == "text":
                 nodes[-1].lines += lines[i:end]
             else:
@@ -106,17 +104,13 @@ def _outline(lines: list[str]) -> list[Node]:
 
 def _box_body(lines: list[str], i: int) -> tuple[list[str], int]:
     """The lines indented under a box header (dedented by four), and where the box ends."""
-    body: list[str] = []
-    while i < len(lines):
-        line = lines[i]
-        if line.strip() and not line.startswith("    ") and not line.startswith("\t"):
-            break
-        body.append(line[4:] if line.startswith("    ") else line.lstrip("\t"))
-        i += 1
-    while body and not body[-1].strip():  # trailing blank lines belong to what follows
-        body.pop()
-        i -= 1
-    return body, i
+    end = i
+    while end < len(lines) and (lines[end].startswith(("    ", "\t")) or not lines[end].strip()):
+        end += 1
+    while end > i and not lines[end - 1].strip():  # trailing blank lines belong to what follows
+        end -= 1
+    body = [line[4:] if line.startswith("    ") else line.lstrip("\t") for line in lines[i:end]]
+    return body, end
 
 
 def prose_lines(lines: list[str], on_marker, link) -> list[str]:
@@ -127,8 +121,7 @@ def prose_lines(lines: list[str], on_marker, link) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        if opened := FENCE_OPEN.match(line):  # a fenced example: copied untouched
-            end = fence_end(lines, i, opened["fence"])
+        if end := fence_end(lines, i):  # a fenced example: copied untouched
             out += lines[i:end]
             i = end
             continue

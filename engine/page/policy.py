@@ -35,14 +35,11 @@ def policy(root: Path = ROOT) -> Policy:
     path = root / "pyproject.toml"
     table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     values = table.get("tool", {}).get("jitdocs", {})
-    known = {f.name: f.type for f in fields(Policy)}
-    chosen = {}
-    for key, value in values.items():
-        name = key.replace("-", "_")
-        if name not in known:
-            raise ValueError(f"{path}: [tool.jitdocs] has no setting {key!r}")
-        chosen[name] = tuple(value) if isinstance(value, list) else value
-    return Policy(**chosen)
+    known = {f.name for f in fields(Policy)}
+    if unknown := [key for key in values if key.replace("-", "_") not in known]:
+        raise ValueError(f"{path}: [tool.jitdocs] has no setting {unknown[0]!r}")
+    chosen = {key.replace("-", "_"): value for key, value in values.items()}
+    return Policy(**{name: tuple(v) if isinstance(v, list) else v for name, v in chosen.items()})
 
 
 def wants_notebook(page_path: str) -> bool:

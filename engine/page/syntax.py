@@ -27,9 +27,12 @@ def find_close(lines: list[str], i: int, fence: str) -> int | None:
     return None
 
 
-def fence_end(lines: list[str], i: int, fence: str) -> int:
-    """The line after the fenced example opened on line ``i`` (an unclosed one runs to the end)."""
-    close = find_close(lines, i, fence)
+def fence_end(lines: list[str], i: int) -> int | None:
+    """The line after the fenced example that line ``i`` opens (an unclosed one runs to the end),
+    or None when line ``i`` opens none."""
+    if not (opened := FENCE_OPEN.match(lines[i])):
+        return None
+    close = find_close(lines, i, opened["fence"])
     return len(lines) if close is None else close + 1
 
 
@@ -37,8 +40,8 @@ def outside_fences(lines: list[str]) -> Iterator[str]:
     """The lines that are not in a fenced code block (a `## ` line in code is no heading)."""
     i = 0
     while i < len(lines):
-        if fence := FENCE_OPEN.match(lines[i].rstrip("\n")):
-            i = fence_end(lines, i, fence["fence"])
+        if end := fence_end(lines, i):
+            i = end
             continue
         yield lines[i]
         i += 1
@@ -68,7 +71,7 @@ def line_starts(text: str) -> list[int]:
 ADMONITION = re.compile(
     r'^(?P<kind>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
 )
-TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
+TAB = re.compile(r'^(?P<kind>===)\+?\s+"(?P<title>[^"]*)"\s*$')
 PLACEHOLDER = re.compile(r"^\s*\x00(?P<index>\d+)\x00\s*$")
 HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 LINK_ATTRS = re.compile(r"(?<=\))\{[^}\n]*\}")
