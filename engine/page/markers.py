@@ -172,11 +172,7 @@ SPECS = (
         "`cause` and `fix`.",
         _index_entry,
     ),
-    _block(
-        "cause: sentence",
-        "The error's cause in one sentence, for its index entry.",
-        _sentence,
-    ),
+    _block("cause: sentence", "The error's cause in one sentence, for its index entry.", _sentence),
     _block("fix: sentence", "The error's fix in one sentence, for its index entry.", _sentence),
     _standalone(
         "snippet: NAME",

@@ -1,7 +1,5 @@
-"""A parsed page: its runnable blocks, its standalone markers, what its front matter says.
-
-The project root (``ROOT``) and the snippets folder are here too: every layer reads pages
-and snippets from them.
+"""A parsed page (its runnable blocks, its standalone markers, what its front matter says), and
+the project root (``ROOT``) and snippets folder that every layer reads pages and snippets from.
 """
 
 from __future__ import annotations

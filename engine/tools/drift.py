@@ -1,11 +1,8 @@
 """What another JAX would change on the site: ``nox -s drift -- "jax==0.11.*"``.
 
-The nox session refreshes the pinned outputs (``--baseline``), installs the other jax/jaxlib in
-its own venv and runs this module again: each page runs with its own cache (``.cache/drift``),
-and the report lists broken ❌/✅ contracts, broken asserted facts, and per page the outputs
-whose text changed against the pinned build (timing-like numbers masked). A failing block is
-wrapped in ``try``/``except`` and the page run again (``MAX_RERUNS``) to reach later blocks.
-Exit status 1 when any contract or fact broke (or a page timed out or crashed).
+CONTRIBUTING.md ("Maintainers: what would a new JAX change?") says what it runs and reports; it
+also exits 1 when a page timed out or crashed. A failing block is wrapped in ``try``/``except``
+and the page run again (``MAX_RERUNS``) to reach later blocks.
 """
 
 from __future__ import annotations
@@ -312,7 +309,6 @@ def main(argv: list[str] | None = None) -> int:
     except MarkupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    fingerprint = environment_fingerprint()
     if args.baseline:
         try:
             execute_pages(pages, cache_dir=args.pinned_dir, report=print)
@@ -320,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: the pinned build fails, fix it first: {error}", file=sys.stderr)
             return 2
         return 0
-    pins = locked_versions()
+    fingerprint, pins = environment_fingerprint(), locked_versions()
     if fingerprint["versions"].get("jax") == pins.get("jax"):
         print(
             f"note: jax {pins.get('jax')} is the pinned version; expect no drift", file=sys.stderr

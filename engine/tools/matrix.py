@@ -47,12 +47,10 @@ def verdicts(page: Page, failures: list, outcomes: list) -> dict[str, dict]:
             result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
             if first.follows:
                 result[claim.id]["after_earlier_failure"] = True
-            continue
-        missing = [i for i in claim.blocks if outcomes[i] is None]
-        skipped = [i for i in claim.blocks if outcomes[i] is not None and outcomes[i].skipped]
-        if missing or skipped:
-            why = "skipped on the site" if skipped else crashed or "not reached"
-            result[claim.id] = {"verdict": NOT_RUN, "why": why}
+        elif any(outcomes[i] is not None and outcomes[i].skipped for i in claim.blocks):
+            result[claim.id] = {"verdict": NOT_RUN, "why": "skipped on the site"}
+        elif any(outcomes[i] is None for i in claim.blocks):
+            result[claim.id] = {"verdict": NOT_RUN, "why": crashed or "not reached"}
         else:
             result[claim.id] = {"verdict": HOLDS}
     return result
