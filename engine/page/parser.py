@@ -25,7 +25,6 @@ from engine.page.syntax import (
     fence_language,
     find_close,
     line_starts,
-    split_front_matter,
     strip_indent,
 )
 
@@ -219,6 +218,14 @@ def _with_markers(source: _Source, block: Block, pending: list, section: str) ->
             "that prove what it claims"
         )
     return block
+
+
+def split_front_matter(text: str) -> tuple[str, int]:
+    """The page body without its YAML front matter (mkdocs' own pattern) and its line offset."""
+    match = meta.YAML_RE.match(text)
+    if not match:
+        return text, 0
+    return text[match.end() :], text[: match.end()].count("\n")
 
 
 def read_page(page: str, root: Path = ROOT) -> Page:

@@ -1,4 +1,4 @@
-"""The Markdown the engine recognises: fences, marker comments, headings, boxes, front matter.
+"""The Markdown the engine recognises: fences, marker comments, headings, boxes, links.
 
 Every pattern that reads page syntax lives here, so the parser, the outline and the renderers
 cannot disagree about what a fence or a marker is.
@@ -88,14 +88,3 @@ def code_fence(language: str, text: str, attributes: str = "") -> str:
     ticks = "`" * max(3, longest + 1)
     info = f"{language} {attributes}".strip()
     return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
-
-
-FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
-
-
-def split_front_matter(text: str) -> tuple[str, int]:
-    """The page body without its YAML front matter (as mkdocs strips it) and its line offset."""
-    match = FRONT_MATTER.match(text)
-    if not match:
-        return text, 0
-    return text[match.end() :], text[: match.end()].count("\n")

@@ -14,8 +14,8 @@ import pytest
 from sybil import Document, Region, Sybil
 
 from engine.page.model import ROOT, Page
-from engine.page.parser import parse_page
-from engine.page.syntax import line_starts, split_front_matter
+from engine.page.parser import parse_page, split_front_matter
+from engine.page.syntax import line_starts
 from engine.run import record
 from engine.run.cache import code_key
 from engine.run.execute import execute_block, leftover_message, new_namespace

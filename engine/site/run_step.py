@@ -12,9 +12,8 @@ from functools import partial
 from pathlib import Path
 
 from engine.page.model import MarkupError, Page, page_slug
-from engine.page.parser import read_page
+from engine.page.parser import read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
-from engine.page.syntax import split_front_matter
 from engine.run import compatibility, record
 from engine.run.files import log
 from engine.run.pages import execute_pages
