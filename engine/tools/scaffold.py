@@ -207,12 +207,9 @@ def plan(root: Path, target: str, title: str) -> Plan:
     old = mkdocs.read_text(encoding="utf-8")
     new, nav_line = add_nav_entry(old, part, title, f"{part}/{slug}.md")
     verify_nav(old, new, f"{part}/{slug}.md")
-    description = json.dumps(
-        f"TODO: one sentence on what a reader learns from '{title}'.", ensure_ascii=False
-    )
-    learn = json.dumps(f"TODO: what a reader can do after '{title}'", ensure_ascii=False)
+    quoted = json.dumps(title, ensure_ascii=False)[1:-1]  # inside the front matter's quotes
     page_text = template("page.md.tmpl").format(
-        title=title, description=description, learn=learn, slug_dir=slug_dir, snippet=SNIPPET_NAME
+        title=title, quoted=quoted, slug_dir=slug_dir, snippet=SNIPPET_NAME
     )
     page, snippet = root / page_rel, root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py"
     snippet_text = template("snippet.py.tmpl").format(page=page_rel)
