@@ -105,11 +105,6 @@ def yaml_title(title: str) -> str:
     return json.dumps(title, ensure_ascii=False)
 
 
-def part_title(part: str) -> str:
-    """``worked-examples`` -> ``Worked examples`` (the nav section's label)."""
-    return part.replace("-", " ").capitalize()
-
-
 def _indent_of(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
@@ -153,7 +148,8 @@ def add_nav_entry(mkdocs_text: str, part: str, title: str, path: str) -> tuple[s
             (s for s in sections if s[3] and all(p.startswith("about/") for p in s[3])), None
         )
         at = about[0] if about else end
-        insert = [f"{' ' * top}- {yaml_title(part_title(part))}:\n", entry]
+        label = part.replace("-", " ").capitalize()  # worked-examples -> Worked examples
+        insert = [f"{' ' * top}- {yaml_title(label)}:\n", entry]
     if not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
     lines[at:at] = insert
