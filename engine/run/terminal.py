@@ -115,13 +115,13 @@ def _table() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def live(root: int | None = None, session: int | None = None, skip=frozenset()) -> set[int]:
-    """Running processes (not zombies) below ``root`` in the process tree, except under the
-    children in ``skip``, or in ``session``; by default those of this process, and of its
-    session if it leads one (a page's runner)."""
-    if root is None and session is None:
-        root = os.getpid()
-        session = root if getattr(os, "getsid", lambda _: None)(0) == root else None
+def live(session: int | None = None, skip=frozenset()) -> set[int]:
+    """Running processes (not zombies) in ``session``; by default, those below this process in
+    the process tree, except under the children in ``skip``, and in its session if it leads one
+    (a page's runner)."""
+    root = os.getpid() if session is None else None
+    if root and getattr(os, "getsid", lambda _: None)(0) == root:
+        session = root
     table = _table()
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():
