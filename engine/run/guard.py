@@ -1,9 +1,6 @@
-"""Page code cannot change the project. While a block runs, an audit hook (PEP 578) refuses
-every write Python makes under the project (``refusing_writes``), so the block fails at its line;
-what the hook cannot see (a process the page starts, C code) is found by comparing the project's
-files before and after each page (``Tree``, ``ProjectWatch``), and the failure says how to put the
-old bytes back. docs/about/conventions.md argues the choice.
-"""
+"""Page code cannot change the project (docs/about/conventions.md, "Files", argues the choice):
+an audit hook refuses Python's writes while a block runs (``refusing_writes``); what it cannot see
+is found by comparing the project's files after each page (``Tree``, ``ProjectWatch``)."""
 
 from __future__ import annotations
 
