@@ -168,27 +168,25 @@ def _log_shown(buffer: terminal.CappedOutput):
     under pytest too; a logger that does not propagate (jitkit's ``count_compiles``) stays out."""
     handler = logging.StreamHandler(buffer)
     handler.setLevel(logging.WARNING)
-    root = logging.getLogger()
-    root.addHandler(handler)
+    logging.getLogger().addHandler(handler)
     try:
         yield
     finally:
-        root.removeHandler(handler)
+        logging.getLogger().removeHandler(handler)
 
 
 def _run_code(block: Block, namespace: dict) -> None:
     if block.file:  # saved for later blocks to run, as a reader saves it beside their code
         Path(tempfile.gettempdir(), block.file).write_text(block.source, encoding="utf-8")
-        return
-    if block.is_doctest:
+    elif block.is_doctest:
         _run_doctest(block, namespace)
-        return
-    # Fenced code runs as "<example N>" with lines counted from the block's first line, so outputs
-    # (JAX's "error occurred while tracing ... at <example 3>:2") don't change when prose above
-    # the block moves it; failure messages translate those lines back to the page (see _frames).
-    # One name per block: JAX tells call sites apart by file and line (explain_cache_misses).
-    filename = block.filename if block.snippet else fence_filename(block)
-    exec(compile(block.source, filename, "exec"), namespace)
+    else:
+        # Fenced code runs as "<example N>" (Block.number says why one name per block), lines
+        # counted from the block's first line, so outputs (JAX's "error occurred while tracing
+        # ... at <example 3>:2") don't change when prose above the block moves it; failure
+        # messages translate those lines back to the page (see _frames).
+        filename = block.filename if block.snippet else fence_filename(block)
+        exec(compile(block.source, filename, "exec"), namespace)
 
 
 def _run_doctest(block: Block, namespace: dict) -> None:
