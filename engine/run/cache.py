@@ -58,11 +58,7 @@ def entry_path(page: Page, cache_dir: Path) -> Path:
 
 def last_entry(page: Page, cache_dir: Path) -> dict:
     """The page's entry as stored, even a stale one ({} when there is none to read)."""
-    try:
-        entry = json.loads(entry_path(page, cache_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return entry if isinstance(entry, dict) else {}
+    return read_kept(entry_path(page, cache_dir), lambda entry: True)
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:

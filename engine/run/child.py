@@ -1,6 +1,6 @@
 """The build's child process: one page's blocks in order, in a fresh interpreter (so a page that
 turns on ``jax_enable_x64`` cannot change the next), leading its own session (so what its code
-starts can be found and stopped). The blocks arrive as JSON on stdin; progress and results
+starts can be found and stopped). The blocks arrive pickled on stdin; progress and results
 leave as JSON lines on the original stdout, which user code cannot reach.
 """
 
@@ -9,21 +9,13 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import pickle
 import platform
 import sys
-from pathlib import Path
 
-from engine.page.model import Block, Expectation
 from engine.run import terminal
 from engine.run.execute import execute_block, new_namespace
 from engine.run.results import PageFailure
-
-
-def block_from_dict(data: dict) -> Block:
-    data = dict(data)
-    if data.get("bad"):
-        data["bad"] = Expectation(**data["bad"])
-    return Block(**data)
 
 
 def environment() -> dict:
@@ -43,7 +35,7 @@ def environment() -> dict:
 
 
 def main() -> int:
-    request = json.load(sys.stdin)
+    request = pickle.load(sys.stdin.buffer)  # from our own parent: run_page
     terminal.set_subreaper()  # a daemon a block starts stays findable, see execute_block
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # C-level writes to fd 1 must not corrupt the protocol
@@ -52,11 +44,10 @@ def main() -> int:
         protocol.write(json.dumps(message) + "\n")
 
     namespace = new_namespace()
-    project = Path(request["project"])
-    for index, data in enumerate(request["blocks"]):
+    for index, block in enumerate(request["blocks"]):
         send(event="start", index=index)
         try:
-            outcome = execute_block(block_from_dict(data), namespace, project)
+            outcome = execute_block(block, namespace, request["project"])
         except PageFailure as error:
             error.failure.index = index
             send(event="failed", index=index, failure=error.failure.to_dict())

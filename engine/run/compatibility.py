@@ -1,8 +1,5 @@
-"""The compatibility data, ``docs/data/compatibility.json``: each claim's verdict per JAX release.
-
-``nox -s matrix`` (``engine.tools.matrix``) records a release with ``save``; the build reads the
-file and renders it (``engine.site.version_notes``).
-"""
+"""``docs/data/compatibility.json``, each claim's verdict per JAX release: ``nox -s matrix``
+(``engine.tools.matrix``) saves a release; ``engine.site.version_notes`` renders the file."""
 
 from __future__ import annotations
 

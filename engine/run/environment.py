@@ -19,8 +19,7 @@ READS_AT_RUN_TIME = ("uv.lock",)
 
 
 def environment_fingerprint() -> dict:
-    names = ("jax", "jaxlib", "numpy", "matplotlib")
-    versions = {name: installed_version(name) for name in names}
+    versions = {name: installed_version(name) for name in ("jax", "jaxlib", "numpy", "matplotlib")}
     plugins = sorted(
         f"{dist.metadata['Name']}=={dist.version}"
         for dist in importlib.metadata.distributions()

@@ -144,7 +144,8 @@ def _run_captured(
         warnings.showwarning = show_warning
         try:
             _run_code(block, namespace)
-            _flush_jax_effects()
+            if (jax := sys.modules.get("jax")) is not None:
+                jax.effects_barrier()  # so jax.debug.print's output lands in this block
         except BlockTimeout as error:
             summary = f"block did not finish within {block.timeout:g} s"
             raise _failure(block, Kind.TIMEOUT, summary, advice=TIMEOUT_ADVICE) from error
@@ -167,27 +168,25 @@ def _log_shown(buffer: terminal.CappedOutput):
     under pytest too; a logger that does not propagate (jitkit's ``count_compiles``) stays out."""
     handler = logging.StreamHandler(buffer)
     handler.setLevel(logging.WARNING)
-    root = logging.getLogger()
-    root.addHandler(handler)
+    logging.getLogger().addHandler(handler)
     try:
         yield
     finally:
-        root.removeHandler(handler)
+        logging.getLogger().removeHandler(handler)
 
 
 def _run_code(block: Block, namespace: dict) -> None:
     if block.file:  # saved for later blocks to run, as a reader saves it beside their code
         Path(tempfile.gettempdir(), block.file).write_text(block.source, encoding="utf-8")
-        return
-    if block.is_doctest:
+    elif block.is_doctest:
         _run_doctest(block, namespace)
-        return
-    # Fenced code runs as "<example N>" with lines counted from the block's first line, so outputs
-    # (JAX's "error occurred while tracing ... at <example 3>:2") don't change when prose above
-    # the block moves it; failure messages translate those lines back to the page (see _frames).
-    # One name per block: JAX tells call sites apart by file and line (explain_cache_misses).
-    filename = block.filename if block.snippet else fence_filename(block)
-    exec(compile(block.source, filename, "exec"), namespace)
+    else:
+        # Fenced code runs as "<example N>" (Block.number says why one name per block), lines
+        # counted from the block's first line, so outputs (JAX's "error occurred while tracing
+        # ... at <example 3>:2") don't change when prose above the block moves it; failure
+        # messages translate those lines back to the page (see _frames).
+        filename = block.filename if block.snippet else fence_filename(block)
+        exec(compile(block.source, filename, "exec"), namespace)
 
 
 def _run_doctest(block: Block, namespace: dict) -> None:
@@ -199,12 +198,6 @@ def _run_doctest(block: Block, namespace: dict) -> None:
     runner.run(test, out=report.write, clear_globs=False)
     if runner.failures:
         raise AssertionError("doctest output differs:\n" + report.getvalue())
-
-
-def _flush_jax_effects() -> None:
-    """Wait for jax.debug.print and other callbacks so their output lands in this block."""
-    if (jax := sys.modules.get("jax")) is not None:
-        jax.effects_barrier()
 
 
 @contextlib.contextmanager
@@ -270,7 +263,7 @@ def _failure(
     if error is not None:
         shown = _on_page(block, error)
         failure.error_type, failure.error_message = type(error).__name__, first_line(str(shown))
-        frames, failure.source = _frames(block, error)
+        frames, failure.source = _frames(block, error, shown)
         failure.message += f" {failure.error_type}: {failure.error_message}\n{frames}"
     return PageFailure(failure)
 
@@ -297,9 +290,8 @@ def _timing_claim_record(block: Block, claim) -> dict:
 
 def _on_page(block: Block, error: BaseException) -> BaseException:
     """A SyntaxError in fenced code located on the page instead of at ``<example N>``."""
-    if not isinstance(error, SyntaxError) or error.filename != fence_filename(block):
-        return error
-    if not error.lineno:
+    on_fence = isinstance(error, SyntaxError) and error.filename == fence_filename(block)
+    if not (on_fence and error.lineno):
         return error
     line = block.first_line + error.lineno - 1
     end = block.first_line + error.end_lineno - 1 if error.end_lineno else None
@@ -307,9 +299,9 @@ def _on_page(block: Block, error: BaseException) -> BaseException:
     return type(error)(error.msg, details)
 
 
-def _frames(block: Block, error: BaseException) -> tuple[str, str]:
-    """The traceback's last few frames, without the engine's own, with page line numbers, and
-    the source line of the last one."""
+def _frames(block: Block, error: BaseException, shown: BaseException) -> tuple[str, str]:
+    """The traceback's last few frames, without the engine's own, with page line numbers, then
+    ``shown`` (the error as the page locates it); and the source line of the last frame."""
     frames = []
     for frame in traceback.extract_tb(error.__traceback__):
         if frame.filename.startswith(_ENGINE_DIR):
@@ -321,7 +313,6 @@ def _frames(block: Block, error: BaseException) -> tuple[str, str]:
         frames.append(frame)
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames[-TRACEBACK_FRAMES:])
-    shown = _on_page(block, error)
     lines += traceback.format_exception_only(type(shown), shown)
     source = (frames[-1].line or "").strip() if frames else ""
     return "".join(lines).rstrip(), source

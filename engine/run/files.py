@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -15,11 +16,9 @@ def write_if_changed(path: Path, text: str) -> None:
     """Leave an unchanged file alone, and replace a changed one atomically: a killed build never
     leaves half a file behind, and overlapping builds never read one."""
     data = text.encode("utf-8")
-    try:
+    with contextlib.suppress(OSError):  # not there yet, or unreadable: written anew
         if path.read_bytes() == data:
             return
-    except OSError:
-        pass  # not there yet, or unreadable: written anew
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     partial.write_bytes(data)

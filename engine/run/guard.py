@@ -1,9 +1,6 @@
-"""Page code cannot change the project. While a block runs, an audit hook (PEP 578) refuses
-every write Python makes under the project (``refusing_writes``), so the block fails at its line;
-what the hook cannot see (a process the page starts, C code) is found by comparing the project's
-files before and after each page (``Tree``, ``ProjectWatch``), and the failure says how to put the
-old bytes back. docs/about/conventions.md argues the choice.
-"""
+"""Page code cannot change the project (docs/about/conventions.md, "Files", argues the choice):
+an audit hook refuses Python's writes while a block runs (``refusing_writes``); what it cannot see
+is found by comparing the project's files after each page (``Tree``, ``ProjectWatch``)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,9 @@ from engine.page.model import ROOT, Page
 from engine.run.results import Failure, Kind
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-# Audit events that change a file or a folder: event -> (positions of its paths, its dir_fd's).
+# Events that change a file or folder ("open" if it writes): event -> (path positions, dir_fd's).
 CHANGES = {
+    "open": ((0,), None),
     "os.rename": ((0, 1), 2),  # os.replace too
     "os.remove": ((0,), 1),  # os.unlink too
     "os.rmdir": ((0,), 1),
@@ -71,20 +69,11 @@ def _install() -> None:
 
 def _audit(event: str, args: tuple) -> None:
     guarded = _guarded
-    if guarded is None:
+    if guarded is None or event not in CHANGES or (event == "open" and not args[2] & WRITE_FLAGS):
         return
-    if event == "open":
-        path, _mode, flags = args
-        if isinstance(path, int) or not flags & WRITE_FLAGS:
-            return
-        paths, dir_fd = (path,), None
-    elif event in CHANGES:
-        positions, fd_at = CHANGES[event]
-        paths = tuple(args[i] for i in positions)
-        dir_fd = args[fd_at] if fd_at is not None else None
-    else:
-        return
-    for path in paths:
+    positions, fd_at = CHANGES[event]
+    dir_fd = args[fd_at] if fd_at is not None else None
+    for path in (args[i] for i in positions):
         if not isinstance(path, int) and _inside(guarded, path, dir_fd):
             raise PermissionError(errno.EACCES, ADVICE, os.fsdecode(path))
 
@@ -120,10 +109,9 @@ BUILT = {".git", ".nox", ".cache", ".venv", "site", "__pycache__", "node_modules
 
 
 def _walk(project: Path):
-    for folder, dirs, names in os.walk(project):
+    for folder, dirs, names in project.walk():
         dirs[:] = [name for name in dirs if name not in BUILT]
-        for name in names:
-            yield os.path.relpath(os.path.join(folder, name), project)
+        yield from ((folder / name).relative_to(project).as_posix() for name in names)
 
 
 class Tree:

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import pickle
 import queue
 import shutil
 import subprocess
@@ -29,7 +30,7 @@ from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
-STDERR_LINES = 200  # the page's stderr the parent keeps (for a crash report), at most
+STDERR_LINES = 20  # the last lines of the page's stderr, kept for a crash report
 
 
 class ProjectChanged(PageFailure):
@@ -55,8 +56,6 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
     """
     started = time.perf_counter()
     beside = {SHARED_CPU_VARIABLE: shared_cpu} if shared_cpu else {}
-    blocks = [dataclasses.asdict(block) for block in page.blocks]
-    request = {"blocks": blocks, "project": str(project)}
     scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "engine.run.child"],
@@ -65,7 +64,6 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
         stderr=subprocess.PIPE,
         cwd=project,  # page code runs in the project it is built for
         env={**child_variables(), "TMPDIR": scratch, **beside},
-        text=True,
         encoding="utf-8",
         errors="backslashreplace",
         start_new_session=True,  # the page's processes: its own session and process group
@@ -74,7 +72,7 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
     stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
     threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
     threading.Thread(target=_pump, args=(child.stderr, stderr), daemon=True).start()
-    child.stdin.write(json.dumps(request))
+    child.stdin.buffer.write(pickle.dumps({"blocks": page.blocks, "project": project}))
     child.stdin.close()
     where = page.path
     try:
@@ -123,7 +121,7 @@ def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome
             raise _page_failure(page, current, Kind.TIMEOUT, summary, TIMEOUT_ADVICE) from None
         if line is None:
             child.wait()
-            tail = "".join(list(stderr)[-20:]).rstrip()
+            tail = "".join(stderr).rstrip()
             summary = f"the page's process exited ({child.returncode}) before finishing"
             raise _page_failure(page, current, Kind.CRASH, summary, f":\n{tail}")
         message = json.loads(line)

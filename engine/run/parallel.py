@@ -12,7 +12,6 @@ import os
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
-from typing import Protocol
 
 from engine.run import terminal
 
@@ -24,10 +23,6 @@ def usable_cpus() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # no affinity outside Linux
         return os.cpu_count() or 1
-
-
-class Job(Protocol):
-    order: int  # position in page order: a failure stops the jobs after it
 
 
 class Sessions:
@@ -69,14 +64,15 @@ SKIPPED = object()  # what a job returns when an earlier one failed before it co
 
 
 def run_jobs(
-    jobs: list[Job], run: Callable, workers: int, stop_on_failure: bool, sessions: Sessions
-) -> Iterator[tuple[Job, object, BaseException | None]]:
-    """``run(job, watch)`` for each job, ``workers`` at a time, started in the order given;
-    yields (job, result, None) or (job, None, error) as each ends. ``watch(child)`` registers
-    the job's child process, so ``stop_on_failure`` can stop it. The errors of jobs stopped
-    because an earlier one failed are not yielded: they are what stopping them caused."""
+    jobs: list, run: Callable, workers: int, stop_on_failure: bool, sessions: Sessions
+) -> Iterator[tuple[object, object, BaseException | None]]:
+    """``run(job, watch)`` for each job, ``workers`` at a time, started in the order given (a
+    job's ``order`` is its place in page order); yields (job, result, None) or (job, None, error)
+    as each ends. ``watch(child)`` registers the job's child process, so ``stop_on_failure`` can
+    stop it. The errors of jobs stopped because an earlier one failed are not yielded: they are
+    what stopping them caused."""
 
-    def attempt(job: Job):
+    def attempt(job):
         if job.order > sessions.cutoff:
             return SKIPPED
         try:

@@ -1,10 +1,5 @@
-"""The build's run of each page, block by block, for the pages' examples to report.
-
-With ``RECORD_VARIABLE`` naming a file (`nox -s tests` builds first), the build writes there what
-each page it executed did and goes on past a failing page; each example's test
-(``engine.run.sybil_setup``) reports its block's part of that run instead of running the code
-again. An example whose page that build did not execute runs in the test.
-"""
+"""The build's run of each page, block by block, for its examples' tests to report instead of
+running the code again (CONTRIBUTING.md, "Tests and pages that measure time run alone")."""
 
 from __future__ import annotations
 

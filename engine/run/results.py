@@ -5,8 +5,7 @@ is one line here, with a default so older cache entries still load.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import ClassVar
 
@@ -15,11 +14,11 @@ class _Record:
     LISTS: ClassVar[dict[str, type]] = {}  # fields that hold a list of records: name -> class
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict):
-        known = {f.name for f in dataclasses.fields(cls)}
+        known = {f.name for f in fields(cls)}
         record = cls(**{k: v for k, v in data.items() if k in known})
         for name, kind in cls.LISTS.items():
             setattr(record, name, [kind.from_dict(item) for item in data.get(name, [])])

@@ -30,36 +30,28 @@ def size_text(size: int) -> str:
     return f"{size} bytes"
 
 
-class CappedOutput(io.TextIOBase):
+class CappedOutput(io.StringIO):
     """A text stream that keeps the first ``limit`` bytes (UTF-8) written and only counts the rest
-    (a 50 MB print costs a counter, not 50 MB)."""
+    (a 50 MB print costs a counter, not 50 MB): ``getvalue()`` is all unless ``overflowed``."""
 
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
         self.size = 0
-        self._parts: list[str] = []
         self._kept = 0
-
-    def writable(self) -> bool:
-        return True
 
     def write(self, text: str) -> int:
         size = len(text.encode("utf-8", "surrogatepass"))
         self.size += size
         if self._kept < self.limit:
             room = self.limit - self._kept  # characters: at least one byte each
-            self._parts.append(text if size <= room else text[:room])
+            super().write(text if size <= room else text[:room])
             self._kept += min(size, room)
         return len(text)
 
     @property
     def overflowed(self) -> bool:
         return self.size > self.limit
-
-    def getvalue(self) -> str:
-        """What was kept (all of it, unless ``overflowed``)."""
-        return "".join(self._parts)
 
 
 def steady(text: str) -> str:
@@ -123,13 +115,13 @@ def _table() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def live(root: int | None = None, session: int | None = None, skip=frozenset()) -> set[int]:
-    """Running processes (not zombies) below ``root`` in the process tree, except under the
-    children in ``skip``, or in ``session``; by default those of this process, and of its
-    session if it leads one (a page's runner)."""
-    if root is None and session is None:
-        root = os.getpid()
-        session = root if getattr(os, "getsid", lambda _: None)(0) == root else None
+def live(session: int | None = None, skip=frozenset()) -> set[int]:
+    """Running processes (not zombies) in ``session``; by default, those below this process in
+    the process tree, except under the children in ``skip``, and in its session if it leads one
+    (a page's runner)."""
+    root = os.getpid() if session is None else None
+    if root and getattr(os, "getsid", lambda _: None)(0) == root:
+        session = root
     table = _table()
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():

@@ -1,8 +1,5 @@
-"""Which code measures time (and so runs with nothing beside it): a page whose blocks, a project
-module they import, or a file they load by name call one of jitkit's timing helpers. Code run
-beside other work has ``SHARED_CPU_VARIABLE`` set, and jitkit then refuses any timing claim, so a
-claim this rule missed fails loudly instead of measuring noise.
-"""
+"""Which code measures time, and so runs with nothing beside it: the rule, and why a claim it
+misses fails loudly, are in CONTRIBUTING.md ("Tests and pages that measure time run alone")."""
 
 from __future__ import annotations
 
