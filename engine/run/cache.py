@@ -5,6 +5,7 @@ not its prose, so editing prose runs nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -17,26 +18,21 @@ from engine.run.results import PageResult
 
 CACHE_DIR = ROOT / policy().cache_dir
 
-# Paths from engine/: the code that runs a page (a change runs every page again).
-ENGINE_FILES = (
-    "page/model.py",
-    "page/syntax.py",
-    "page/markers.py",
-    "page/parser.py",
-    "run/execute.py",
-    "run/raiser.py",
-    "run/figures.py",
-    "run/child.py",
-    "run/results.py",
-    "run/terminal.py",
-)
+# The code that reads a page's blocks and runs them, with every project module it imports: a
+# change to any of it runs every page again.
+ENGINE = "import engine.page.parser\nimport engine.run.child"
+
+
+@functools.cache
+def engine_files() -> list[str]:
+    """Found once per process (following imports is most of a key); each key reads their text."""
+    return list(project_files([ENGINE], run_time_reads=False))
 
 
 def code_key(page: Page) -> str:
     """Everything the outputs depend on except the environment: the code and the engine."""
-    engine = {name: (ROOT / "engine" / name).read_text(encoding="utf-8") for name in ENGINE_FILES}
     material = {
-        "engine": engine,
+        "engine": {name: (ROOT / name).read_text(encoding="utf-8") for name in engine_files()},
         "blocks": [block.key_material() for block in page.blocks],
         "modules": project_files([block.source for block in page.blocks]),
     }
