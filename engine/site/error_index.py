@@ -29,7 +29,6 @@ from engine.site.labels import indent, strip_ansi
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
-JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
@@ -99,11 +98,6 @@ def indexed(path: str) -> bool:
     return path.startswith(teaching)
 
 
-def raised_by_jax(outcome: Outcome) -> bool:
-    """Raised by JAX's code (``engine.run.raiser`` records which module raised)."""
-    return outcome.raised_in.split(".")[0] in JAX_PACKAGES
-
-
 def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
     """Every ❌ ``raises`` block of the indexed pages that JAX's error stopped, in page order."""
     found = []
@@ -113,7 +107,9 @@ def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
         page, outcomes = pages[path], results[path].outcomes
         ids = by_block(page)
         for index, block in enumerate(page.blocks):
-            if not (block.bad and block.bad.mode == "raises" and raised_by_jax(outcomes[index])):
+            # raised by JAX's code: ``engine.run.raiser`` records which module raised
+            by_jax = outcomes[index].raised_in.split(".")[0] in ("jax", "jaxlib")
+            if not (block.bad and block.bad.mode == "raises" and by_jax):
                 continue
             claim, good = ids[(index, "contract")], page.blocks[index + 1]
             found.append(

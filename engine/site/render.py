@@ -25,13 +25,14 @@ from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import (
     BADGES,
+    VIEW_LINK_TEXT,
+    VIEW_OPT_IN,
     figure_size,
     figure_uris,
     headline,
     indent,
     marker_table,
     strip_ansi,
-    view_link,
 )
 from engine.site.notebooks import notebook_uri
 
@@ -116,20 +117,20 @@ def render_failure(message: str) -> str:
 
 
 def render_download_link(site: Site, page: Page) -> str:
-    """The notebook's download link, on the line after the page's H1."""
+    """The notebook's download link on the line after the page's H1, then its notebook view's
+    (when it asks for one) and the set-up page's."""
     if page.path not in site.notebooks:
         return ""
     here = posixpath.dirname(src_uri(page.path)) or "."
     uri = notebook_uri(page.path)
-    name = posixpath.basename(uri)
-    setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
-    has_setup = f"docs/{setup_steps.SETUP_DOC}" in site.pages  # a test site may have none
-    return (
-        f"\n[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
-        f'{{ .jd-download download="{name}" }}{view_link(page) if site.views else ""}'
-        + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
-        + "\n"
-    )
+    download = f"[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
+    links = [f'{download}{{ .jd-download download="{posixpath.basename(uri)}" }}']
+    if site.views and page.meta.get(VIEW_OPT_IN):
+        links.append(f"[{VIEW_LINK_TEXT}]({Path(page.path).stem}/notebook.ipynb){{ .jd-view }}")
+    if f"docs/{setup_steps.SETUP_DOC}" in site.pages:  # a test site may have none
+        setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
+        links.append(f"[How to run it]({setup}#notebooks){{ .jd-setup }}")
+    return "\n" + " · ".join(links) + "\n"
 
 
 def src_uri(page_path: str) -> str:
