@@ -15,6 +15,7 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.page.claims import by_block
 from engine.page.markers import ERROR_GROUPS
@@ -47,8 +48,7 @@ _VARIABLE = [
 _TOKEN = re.compile(r"\w+|\s+|.")
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(NamedTuple):
     """One ❌ block that raises, with what this build captured."""
 
     page: str  # docs/... path
@@ -68,12 +68,11 @@ class Case:
         return any(getattr(self.block, name) for name in TEACHING)
 
 
-@dataclass
-class Entry:
+class Entry(NamedTuple):
     error_type: str
     line: str  # the first line of the message, variable parts as GAP
     anchor: str
-    cases: list[Case] = field(default_factory=list)
+    cases: list[Case]
 
     @property
     def teacher(self) -> Case:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.page.markers import MARKERS
 from engine.page.model import Expectation
 from engine.run.results import Figure
 
 
-@dataclass(frozen=True)
-class Badge:
+class Badge(NamedTuple):
     label: str  # on the site
     emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
 

@@ -1,8 +1,5 @@
-"""Render a page from its run: the page's tree (``Page.pieces``) with each block's real
-outputs, its directives and its notes, as Markdown; then its HTML's coloured outputs.
-
-``engine.site.run_step`` makes the ``Site`` (every page parsed and run once);
-``engine.site.extension`` calls these as a Python-Markdown extension.
+"""Render a page from its run (the ``Site`` the run step makes): the page's pieces with each
+block's real outputs, its directives and its notes, as Markdown; then its HTML's finishing.
 """
 
 from __future__ import annotations
