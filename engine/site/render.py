@@ -151,8 +151,12 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
-    if block.check:
-        body = render_check(block.check, ids[(index, "fact")].anchor, body)
+    if block.check:  # folded under the statement it proves: it ran, and its code can be opened
+        title = html.escape(f"Checked on every build: {block.check}")  # the admonition has the tick
+        body = (
+            f'<div class="jd-check" id="{ids[(index, "fact")].anchor}" markdown>\n\n'
+            f'??? success "{title}"\n\n{indent(body)}\n\n</div>'
+        )
     elif block.bad:
         title = f"❌ Don't: {headline(block.bad)}"
         pair_id = ids[(index, "contract")].anchor
@@ -163,16 +167,6 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{indent(body)}\n\n</div>'
     return indent(body + "\n", block.indent) + "\n"
-
-
-def render_check(statement: str, anchor: str, body: str) -> str:
-    """A check, folded under the statement it proves: the reader sees that it ran, and can open
-    its code."""
-    title = html.escape(f"Checked on every build: {statement}")  # the admonition has the tick
-    return (
-        f'<div class="jd-check" id="{anchor}" markdown>\n\n'
-        f'??? success "{title}"\n\n{indent(body)}\n\n</div>'
-    )
 
 
 def render_output(site: Site, text: str, title: str) -> str:
