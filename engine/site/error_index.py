@@ -15,6 +15,7 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.page.claims import by_block
 from engine.page.markers import ERROR_GROUPS
@@ -29,7 +30,6 @@ from engine.site.labels import indent, strip_ansi
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
-JAX_PACKAGES = ("jax", "jaxlib")  # an error raised by their code is JAX's
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
@@ -48,8 +48,7 @@ _VARIABLE = [
 _TOKEN = re.compile(r"\w+|\s+|.")
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(NamedTuple):
     """One ❌ block that raises, with what this build captured."""
 
     page: str  # docs/... path
@@ -69,12 +68,11 @@ class Case:
         return any(getattr(self.block, name) for name in TEACHING)
 
 
-@dataclass
-class Entry:
+class Entry(NamedTuple):
     error_type: str
     line: str  # the first line of the message, variable parts as GAP
     anchor: str
-    cases: list[Case] = field(default_factory=list)
+    cases: list[Case]
 
     @property
     def teacher(self) -> Case:
@@ -99,11 +97,6 @@ def indexed(path: str) -> bool:
     return path.startswith(teaching)
 
 
-def raised_by_jax(outcome: Outcome) -> bool:
-    """Raised by JAX's code (``engine.run.raiser`` records which module raised)."""
-    return outcome.raised_in.split(".")[0] in JAX_PACKAGES
-
-
 def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
     """Every ❌ ``raises`` block of the indexed pages that JAX's error stopped, in page order."""
     found = []
@@ -113,7 +106,9 @@ def cases(pages: dict[str, Page], results: dict[str, PageResult]) -> list[Case]:
         page, outcomes = pages[path], results[path].outcomes
         ids = by_block(page)
         for index, block in enumerate(page.blocks):
-            if not (block.bad and block.bad.mode == "raises" and raised_by_jax(outcomes[index])):
+            # raised by JAX's code: ``engine.run.raiser`` records which module raised
+            by_jax = outcomes[index].raised_in.split(".")[0] in ("jax", "jaxlib")
+            if not (block.bad and block.bad.mode == "raises" and by_jax):
                 continue
             claim, good = ids[(index, "contract")], page.blocks[index + 1]
             found.append(

@@ -38,9 +38,7 @@ def published() -> Site:
 
 class JitDocsExtension(Extension):
     def __init__(self, **kwargs) -> None:
-        # Unused here: Zensical keeps each rendered page by its text and the extensions' options,
-        # and a page's outputs can change while its text does not. The run step's digest of
-        # every rendered page, passed as this option, makes that cache miss when they change.
+        # Unused here: Zensical's cache key (engine.site.run_step.rendered_digest says why).
         self.config = {"outputs": ["", "digest of the rendered pages (Zensical's cache key)"]}
         super().__init__(**kwargs)
 

@@ -53,7 +53,10 @@ class SiteHook:
     def on_page_markdown(self, markdown: str, page, config, files) -> str:
         parsed = self.site.pages.get(page_path(page, config))
         if parsed is not None:
-            check_unchanged(self.site, parsed.path, markdown)
+            # What MkDocs renders is what was run: a plugin or hook that edits a page before the
+            # Markdown extension sees it would leave the page unrendered.
+            if self.site.page_of(markdown) != parsed.path:
+                raise PluginError(f"{parsed.path}: page text changed between parsing and rendering")
             page.meta = dict(parsed.meta)  # the front matter, as the run step read it
             kept_render(self.site.kept.pages, page, self.site.markdown(parsed.path))
         return markdown
@@ -101,13 +104,6 @@ def page_path(page_or_file, config) -> str:
     file = getattr(page_or_file, "file", page_or_file)
     root = Path(config["docs_dir"]).resolve().parent
     return Path(file.abs_src_path).resolve().relative_to(root).as_posix()
-
-
-def check_unchanged(site: Site, path: str, markdown: str) -> None:
-    """What MkDocs renders is what was run: a plugin or hook that edits a page before the
-    Markdown extension sees it would leave the page unrendered."""
-    if site.page_of(markdown) != path:
-        raise PluginError(f"{path}: page text changed between parsing and rendering")
 
 
 def kept_render(pages: Kept, page, rendered: str) -> None:

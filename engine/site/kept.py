@@ -1,11 +1,7 @@
-"""What a build's slow pure conversions made, kept for the next build.
-
-A ``Kept`` conversion stores what it made, by a digest of its input and under a key of its
-converter (``converter_key``: its code, Python and the installed distributions); the next build
-converts only an input it has not seen with that key. Kept: each page's and notebook view's
-render (MkDocs' hook: Markdown, Pygments and sections, most of a warm build), their entries in
-Material's search index (``keep_search_entries``) and the theme's compiled templates (Jinja's
-own bytecode cache).
+"""What a build's slow pure conversions made (the page renders are most of a warm build), kept
+for the next build; CONTRIBUTING.md's engine table lists what is kept. A ``Kept`` conversion
+stores what it made by a digest of its input, under its converter's key (``converter_key``);
+the next build converts only an input it has not seen with that key.
 """
 
 from __future__ import annotations
@@ -72,20 +68,6 @@ class Kept:
             write_if_changed(self.path, json.dumps(data, sort_keys=True, ensure_ascii=False))
 
 
-def page_for_search(page, index_config: dict) -> str:
-    """Everything Material's ``SearchIndex.add_entry_from_context`` reads: the page's HTML,
-    address, title, front matter and table of contents, and the index's options."""
-    material = {
-        "content": page.content,
-        "url": page.url,
-        "title": page.title,
-        "meta": page.meta,
-        "toc": toc_tokens(page.toc.items),
-        "options": index_config,
-    }
-    return json.dumps(material, sort_keys=True, default=str)
-
-
 def toc_tokens(items) -> list[dict]:
     """A table of contents back as the tokens ``get_toc`` takes."""
     return [
@@ -118,7 +100,17 @@ def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = Fal
             del index.entries[before:]
             return json.dumps(made)
 
-        index.entries.extend(json.loads(kept(page_for_search(page, index.config), add)))
+        # everything add_entry_from_context reads, and the index's options
+        material = {
+            "content": page.content,
+            "url": page.url,
+            "title": page.title,
+            "meta": page.meta,
+            "toc": toc_tokens(page.toc.items),
+            "options": index.config,
+        }
+        material = json.dumps(material, sort_keys=True, default=str)
+        index.entries.extend(json.loads(kept(material, add)))
 
     index.add_entry_from_context = add_kept_entries
     return kept

@@ -6,16 +6,14 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
-from dataclasses import dataclass
-from pathlib import Path
+from typing import NamedTuple
 
 from engine.page.markers import MARKERS
-from engine.page.model import Expectation, Page
+from engine.page.model import Expectation
 from engine.run.results import Figure
 
 
-@dataclass(frozen=True)
-class Badge:
+class Badge(NamedTuple):
     label: str  # on the site
     emphasis: str  # Markdown emphasis in a notebook: "**" or "*"
 
@@ -54,13 +52,6 @@ def marker_table() -> str:
         for written, meaning in uses:
             rows.append(f"| `<!-- {written} -->` | {spec.applies_to} | {meaning} |")
     return "\n".join(rows) + "\n"
-
-
-def view_link(page: Page) -> str:
-    """After a page's download link: its notebook view, when it asks for one."""
-    if not page.meta.get(VIEW_OPT_IN):
-        return ""
-    return f" · [{VIEW_LINK_TEXT}]({Path(page.path).stem}/notebook.ipynb){{ .jd-view }}"
 
 
 def figure_uris(figure: Figure, slug: str) -> tuple[str, str]:

@@ -214,7 +214,16 @@ class ViewRenderer:
     def _render(self, convert, key: str, made: dict):
         def kept_render(page, config, files) -> None:
             def converted(_) -> str:
-                return self._converted(convert, page, config, files, made["source"])
+                """mkdocs-jupyter's render, finished, with its front matter, as JSON."""
+                convert(config, files)
+                self.conversions += 1
+                made_now = {
+                    "source": made["source"],
+                    "content": finished(page.content),
+                    "toc": toc_tokens(page.toc.items),
+                    "title": vars(page).get("title"),  # set only if the render titled the page
+                }
+                return json.dumps(made_now, ensure_ascii=False)
 
             made.update(json.loads(self.renders(key, converted)))
             page.content, page.toc = made["content"], get_toc(made["toc"])
@@ -222,18 +231,6 @@ class ViewRenderer:
                 page.title = made["title"]
 
         return kept_render
-
-    def _converted(self, convert, page, config, files, source: str) -> str:
-        """mkdocs-jupyter's render of the view, finished, with its front matter, as JSON."""
-        convert(config, files)
-        self.conversions += 1
-        made = {
-            "source": source,
-            "content": finished(page.content),
-            "toc": toc_tokens(page.toc.items),
-            "title": vars(page).get("title"),  # set only if the render titled the page
-        }
-        return json.dumps(made, ensure_ascii=False)
 
 
 def finished(content: str) -> str:

@@ -202,7 +202,7 @@ def page_to_notebook(
     parts = [
         *([_code_cell(install, {"tags": ["install"]})] if install else []),
         _title_cell(page, environment or {}, site),
-        _code_cell(_setup_source(files or {}, _saves_files(page)), {"tags": ["setup"]}),
+        _code_cell(_setup_source(files or {}, page), {"tags": ["setup"]}),
         *_render(nodes, page, outcomes, prose),
     ]
     if solutions := list(_appendix(nodes)):
@@ -223,11 +223,8 @@ def page_to_notebook(
         "language_info": {"name": "python"},
         "jitdocs": {"page": page.path, "environment": environment or {}},
     }
-    notebook = _node(
-        nbformat=4, nbformat_minor=nbformat.v4.nbformat_minor, metadata=metadata, cells=cells
-    )
-    nbformat.validate(notebook)  # the one schema check of the notebook and every cell in it
-    return notebook
+    # nbformat's v4 notebook, validated: the one schema check of the notebook and all its cells
+    return nbformat.v4.new_notebook(metadata=_node(**metadata), cells=cells)
 
 
 def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
@@ -276,12 +273,9 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
     return "\n\n".join(lines)
 
 
-def _saves_files(page: Page) -> bool:
-    return any(block.file for block in page.blocks)
-
-
-def _setup_source(files: dict[str, str], saves_files: bool = False) -> str:
+def _setup_source(files: dict[str, str], page: Page) -> str:
     lines = ["# Setup: run this cell first."]
+    saves = any(block.file for block in page.blocks)
     if files:
         names = ", ".join(sorted(files))
         lines += [
@@ -310,7 +304,7 @@ def _setup_source(files: dict[str, str], saves_files: bool = False) -> str:
     lines += [
         "# Every example on the site starts from these four imports.",
         PRELUDE.rstrip(),
-        *(["import tempfile  # the %%writefile cells save into its folder"] if saves_files else []),
+        *(["import tempfile  # the %%writefile cells save into its folder"] if saves else []),
         "",
         "# Jupyter would colour printed jaxprs; pages compare their plain text, as on the site.",
         'jax.config.update("jax_pprint_use_color", False)',

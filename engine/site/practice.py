@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.page.model import Page
 from engine.page.policy import policy
@@ -15,8 +15,7 @@ from engine.page.syntax import HEADING, linked_pages, outside_fences
 HEADING_ID = re.compile(r"\{\s*#(?P<id>[\w-]+)\s*\}\s*$")
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One exercise, quiz question or lesson: where it is and the chapters it links to."""
 
     kind: str  # "exercise", "quiz", "lesson"

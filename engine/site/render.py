@@ -1,8 +1,5 @@
-"""Render a page from its run: the page's tree (``Page.pieces``) with each block's real
-outputs, its directives and its notes, as Markdown; then its HTML's coloured outputs.
-
-``engine.site.run_step`` makes the ``Site`` (every page parsed and run once);
-``engine.site.extension`` calls these as a Python-Markdown extension.
+"""Render a page from its run (the ``Site`` the run step makes): the page's pieces with each
+block's real outputs, its directives and its notes, as Markdown; then its HTML's finishing.
 """
 
 from __future__ import annotations
@@ -25,13 +22,14 @@ from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import (
     BADGES,
+    VIEW_LINK_TEXT,
+    VIEW_OPT_IN,
     figure_size,
     figure_uris,
     headline,
     indent,
     marker_table,
     strip_ansi,
-    view_link,
 )
 from engine.site.notebooks import notebook_uri
 
@@ -116,20 +114,20 @@ def render_failure(message: str) -> str:
 
 
 def render_download_link(site: Site, page: Page) -> str:
-    """The notebook's download link, on the line after the page's H1."""
+    """The notebook's download link on the line after the page's H1, then its notebook view's
+    (when it asks for one) and the set-up page's."""
     if page.path not in site.notebooks:
         return ""
     here = posixpath.dirname(src_uri(page.path)) or "."
     uri = notebook_uri(page.path)
-    name = posixpath.basename(uri)
-    setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
-    has_setup = f"docs/{setup_steps.SETUP_DOC}" in site.pages  # a test site may have none
-    return (
-        f"\n[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
-        f'{{ .jd-download download="{name}" }}{view_link(page) if site.views else ""}'
-        + (f" · [How to run it]({setup}#notebooks){{ .jd-setup }}" if has_setup else "")
-        + "\n"
-    )
+    download = f"[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
+    links = [f'{download}{{ .jd-download download="{posixpath.basename(uri)}" }}']
+    if site.views and page.meta.get(VIEW_OPT_IN):
+        links.append(f"[{VIEW_LINK_TEXT}]({Path(page.path).stem}/notebook.ipynb){{ .jd-view }}")
+    if f"docs/{setup_steps.SETUP_DOC}" in site.pages:  # a test site may have none
+        setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
+        links.append(f"[How to run it]({setup}#notebooks){{ .jd-setup }}")
+    return "\n" + " · ".join(links) + "\n"
 
 
 def src_uri(page_path: str) -> str:
@@ -153,8 +151,12 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
     body = "\n\n".join(parts)
-    if block.check:
-        body = render_check(block.check, ids[(index, "fact")].anchor, body)
+    if block.check:  # folded under the statement it proves: it ran, and its code can be opened
+        title = html.escape(f"Checked on every build: {block.check}")  # the admonition has the tick
+        body = (
+            f'<div class="jd-check" id="{ids[(index, "fact")].anchor}" markdown>\n\n'
+            f'??? success "{title}"\n\n{indent(body)}\n\n</div>'
+        )
     elif block.bad:
         title = f"❌ Don't: {headline(block.bad)}"
         pair_id = ids[(index, "contract")].anchor
@@ -165,16 +167,6 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{indent(body)}\n\n</div>'
     return indent(body + "\n", block.indent) + "\n"
-
-
-def render_check(statement: str, anchor: str, body: str) -> str:
-    """A check, folded under the statement it proves: the reader sees that it ran, and can open
-    its code."""
-    title = html.escape(f"Checked on every build: {statement}")  # the admonition has the tick
-    return (
-        f'<div class="jd-check" id="{anchor}" markdown>\n\n'
-        f'??? success "{title}"\n\n{indent(body)}\n\n</div>'
-    )
 
 
 def render_output(site: Site, text: str, title: str) -> str:

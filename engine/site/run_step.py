@@ -116,22 +116,11 @@ def standalone(root: Path) -> Site:
     return run_site(root, paths, config)
 
 
-def write_files(site: Site, site_dir: Path) -> None:
-    for uri, content in site.files.items():
-        target = site_dir / uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-
-
 def build_with_zensical(root: Path, site_dir: str) -> int:
     """``zensical build --strict`` of the project at ``root`` into ``site_dir``, in this process:
     the pages render from one run step (the Markdown extension finds its ``Site`` published),
-    then the files the site adds are written (Zensical has no hook to add them).
-
-    Zensical keeps each rendered page in .cache/ by its text and the Markdown extensions'
-    options; the extension's ``outputs`` option is a digest of what every page renders to: when
-    any output changed, even on a page whose text did not, every page is rendered again, and a
-    warm build renders none. Never ``--clean``: it deletes all of .cache/ (the run cache too)."""
+    then the files the site adds are written (Zensical has no hook to add them). Never
+    ``--clean``: it deletes all of .cache/ (the run cache too)."""
     import zensical  # only this build needs it (the `zensical` dependency group)
 
     site = standalone(root)
@@ -142,13 +131,19 @@ def build_with_zensical(root: Path, site_dir: str) -> int:
     except Exception as error:
         log.error("zensical build failed: %s", error)
         return 1
-    write_files(site, root / site_dir)
+    for uri, content in site.files.items():
+        target = root / site_dir / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
     return 0
 
 
 def rendered_digest(site: Site) -> str:
     """Every page's Markdown as the extension renders it, and the engine that turns it into
-    HTML: what a page's outputs depend on beyond its text."""
+    HTML: what a page's outputs depend on beyond its text. Zensical keeps each rendered page in
+    .cache/ by its text and the Markdown extensions' options; this digest, as the extension's
+    ``outputs`` option, renders every page again when any output changed, and none when none
+    did."""
     digest = hashlib.sha256()
     for path in sorted(site.pages):
         digest.update(site.markdown(path).encode())

@@ -53,12 +53,6 @@ def _anchor(release: dict, claim_id: str) -> str:
     return "broke-" + re.sub(r"[^a-z0-9]+", "-", f"{release['jax']}-{claim_id}".lower())
 
 
-def header(data: dict | None) -> tuple[str, str]:
-    """Extra header cells (and their separators) for the version notes table."""
-    names = [f" JAX {r['jax']} |" for r in tested(data)]
-    return "".join(names), " :-: |" * len(names)
-
-
 def _verdict(data: dict | None, release: dict, claim_id: str) -> str:
     """The claim's verdict on the release: HOLDS, BROKEN, or NOT_RUN when none is recorded."""
     return (verdict(data, release, claim_id) or {"verdict": NOT_RUN})["verdict"]
@@ -94,10 +88,6 @@ def status(data: dict | None, claim_ids: list[str]) -> str:
         verb = "holds" if len(claim_ids) == 1 else "all hold"
         return f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
     return ", ".join(f"{count} {what}" for what, count in failing.items())
-
-
-def any_broken(data: dict | None, claim_ids: list[str]) -> bool:
-    return any(_verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
 
 
 def _code_spans(text: str) -> str:
@@ -240,13 +230,15 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
     """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
     a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
     here = posixpath.dirname(page_path)
-    names, separators = header(data)
+    names = "".join(f" JAX {r['jax']} |" for r in tested(data))  # a column per release
+    separators = " :-: |" * len(tested(data))
     sections = []
     for path, parsed in sorted(pages.items()):
         rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
         if not rows:
             continue
-        fold = "???+" if any_broken(data, claim_ids) else "???"
+        broken = any(_verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
+        fold = "???+" if broken else "???"
         count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
         summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
         table = f"| Proof | What the build checks |{names}\n| --- | --- |{separators}\n"
