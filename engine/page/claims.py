@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.page.model import Page
+from engine.page.model import Page, page_stem
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def _normalized(source: str) -> str:
 def find_claims(page: Page) -> list[Claim]:
     """Every contract and fact on the page, in page order, with its stable id and its anchor
     (the parser stores them as ``page.claims``)."""
-    stem = page.path.removeprefix("docs/").removesuffix(".md")
+    stem = page_stem(page.path)
     found, seen, counts = [], Counter(), Counter()
     for index, block in enumerate(page.blocks):
         kinds = [("contract", (index, index + 1))] if block.bad else []

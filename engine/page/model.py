@@ -129,3 +129,8 @@ AFTER_TITLE = "after-title"  # a piece of a page: where its download link and ba
 def page_slug(page_path: str | Path) -> str:
     """``docs/course/how-jit-works.md`` -> ``how_jit_works`` (its snippet folder's name)."""
     return Path(page_path).stem.replace("-", "_")
+
+
+def page_stem(page_path: str) -> str:
+    """``docs/course/loops.md`` -> ``course/loops``: where the page's outputs sit on the site."""
+    return page_path.removeprefix("docs/").removesuffix(".md")

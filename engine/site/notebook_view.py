@@ -22,14 +22,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.page.model import Page, page_slug
+from engine.page.model import Page, page_slug, page_stem
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
 from engine.site import render, setup_steps
 from engine.site.kept import Kept, toc_tokens
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
-from engine.site.notebooks import dumps
+from engine.site.notebooks import dumps, notebook_uri
 from engine.site.sections import wrap_sections
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
@@ -39,7 +39,7 @@ STYLESHEET = "assets/notebook-view.css"
 def view_uri(page_path: str) -> str:
     """``docs/course/why-compile.md`` -> ``course/why-compile/notebook.ipynb``, so the view is
     served at ``course/why-compile/notebook/``, under the page it mirrors."""
-    return posixpath.splitext(page_path.removeprefix("docs/"))[0] + "/notebook.ipynb"
+    return page_stem(page_path) + "/notebook.ipynb"
 
 
 def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, config, root: Path):
@@ -59,7 +59,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     }
     site_url = config.get("site_url") or ""
     view = view_notebook(notebook, figures, here=here, site_url=site_url, meta=front_matter)
-    path = root / VIEW_DIR / (page.path.removeprefix("docs/").removesuffix(".md") + ".ipynb")
+    path = root / VIEW_DIR / notebook_uri(page.path)
     write_if_changed(path, dumps(view))  # as the downloadable notebook is laid out
     files.append(
         ViewFile.generated(config, uri, abs_src_path=str(path), inclusion=InclusionLevel.NOT_IN_NAV)

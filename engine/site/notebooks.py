@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from engine.page.model import ROOT, Block, Page
+from engine.page.model import ROOT, Block, Page, page_stem
 from engine.page.outline import Node, outline, prose_lines
 from engine.page.syntax import code_fence, is_absolute_url
 from engine.run.execute import PRELUDE
@@ -28,7 +28,7 @@ KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "langua
 
 def notebook_uri(page_path: str) -> str:
     """``docs/course/why-compile.md`` -> ``course/why-compile.ipynb`` (next to the page)."""
-    return posixpath.splitext(page_path.removeprefix("docs/"))[0] + ".ipynb"
+    return page_stem(page_path) + ".ipynb"
 
 
 def site_link(site: str, page_path: str, target: str) -> str:
@@ -44,7 +44,7 @@ def site_link(site: str, page_path: str, target: str) -> str:
 
 def page_url(page_path: str) -> str:
     """The page's URL path on the site (directory URLs): ``course/why-compile/``."""
-    stem = posixpath.splitext(page_path.removeprefix("docs/"))[0]
+    stem = page_stem(page_path)
     if stem == "index" or stem.endswith("/index"):
         stem = stem[: -len("index")].rstrip("/")
     return f"{stem}/" if stem else ""

@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections import Counter
 
-from engine.page.model import Page
+from engine.page.model import Page, page_stem
 from engine.page.policy import policy
 from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
 from engine.run.environment import locked_versions
@@ -214,7 +214,7 @@ def _older_note(older: list[dict], page: Page, data: dict, ids: list[str]) -> st
 
 def notes_anchor(path: str) -> str:
     """The id of a page's table on the version-notes page."""
-    return "notes-" + re.sub(r"[^a-z0-9]+", "-", path.removeprefix("docs/").removesuffix(".md"))
+    return "notes-" + re.sub(r"[^a-z0-9]+", "-", page_stem(path))
 
 
 def title_badge(page: Page, data: dict | None) -> str:

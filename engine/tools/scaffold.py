@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from mkdocs.utils.yaml import get_yaml_loader
 
-from engine.page.model import ROOT, page_slug
+from engine.page.model import ROOT, page_slug, page_stem
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"
@@ -45,7 +45,7 @@ class Plan:
 
 def split_target(target: str) -> tuple[str, str]:
     """``practice/demo-page`` -> (``practice``, ``demo-page``); a ScaffoldError says why not."""
-    cleaned = target.strip().removeprefix("docs/").removesuffix(".md")
+    cleaned = page_stem(target.strip())
     parts = cleaned.split("/")
     if len(parts) != 2:
         raise ScaffoldError(
