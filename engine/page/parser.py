@@ -239,10 +239,12 @@ def read_page(page: str, root: Path = ROOT) -> Page:
     return parsed
 
 
+def page_paths(root: Path = ROOT, docs: str = "docs") -> list[str]:
+    """Every page: the Markdown files under ``root / docs``, as sorted paths from ``root``."""
+    return sorted(p.relative_to(root).as_posix() for p in (root / docs).rglob("*.md"))
+
+
 def read_pages(paths: list[str], root: Path = ROOT) -> list[Page]:
     """The pages at ``paths`` (relative to the working directory), or every page in docs/."""
-    if paths:
-        found = [Path(p).resolve().relative_to(root).as_posix() for p in paths]
-    else:
-        found = sorted(p.relative_to(root).as_posix() for p in (root / "docs").rglob("*.md"))
+    found = [Path(p).resolve().relative_to(root).as_posix() for p in paths] or page_paths(root)
     return [read_page(path, root) for path in found]

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from engine.page.model import MarkupError, Page, page_slug
-from engine.page.parser import read_page, split_front_matter
+from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import compatibility, record
 from engine.run.files import log
@@ -111,9 +111,7 @@ def standalone(root: Path) -> Site:
 
     with open(root / "mkdocs.yml", encoding="utf-8") as file:
         config = yaml_load(file)
-    docs = root / config.get("docs_dir", "docs")
-    paths = sorted(path.relative_to(root).as_posix() for path in docs.rglob("*.md"))
-    return run_site(root, paths, config)
+    return run_site(root, page_paths(root, config.get("docs_dir", "docs")), config)
 
 
 def build_with_zensical(root: Path, site_dir: str) -> int:

@@ -19,6 +19,7 @@ import yaml
 from mkdocs.utils.yaml import get_yaml_loader
 
 from engine.page.model import ROOT, page_slug, page_stem
+from engine.page.parser import page_paths
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"
@@ -81,10 +82,10 @@ def check_free(root: Path, part: str, slug: str) -> None:
     if page.exists():
         raise ScaffoldError(f"{page.relative_to(root)} already exists; pick another page slug")
     wanted = page_slug(page)
-    for other in sorted((root / "docs").rglob("*.md")):
-        if other.name != "index.md" and page_slug(other) == wanted:
+    for other in page_paths(root):
+        if Path(other).name != "index.md" and page_slug(other) == wanted:
             raise ScaffoldError(
-                f"page slug '{slug}' clashes with {other.relative_to(root)}: both would own "
+                f"page slug '{slug}' clashes with {other}: both would own "
                 f"snippets/{wanted}/ (snippet folders are named by page slug); pick another slug"
             )
     if (root / "snippets" / wanted).exists():
