@@ -24,8 +24,9 @@ from engine.page.policy import policy
 from engine.page.syntax import code_fence
 from engine.run.execute import PRELUDE
 from engine.run.results import Outcome, PageResult, first_line
+from engine.run.terminal import strip_ansi
 from engine.site import version_notes
-from engine.site.labels import indent, strip_ansi
+from engine.site.labels import indent
 
 INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as

@@ -83,12 +83,3 @@ def indent(text: str, prefix: str = "    ") -> str:
 
 def table_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-# nbconvert's own pattern (nbconvert.filters.strip_ansi): importing nbconvert for it cost every
-# warm build about 0.4 s of CPU, and nothing else in a warm build needs nbconvert.
-ANSI = re.compile("\x1b\\[(.*?)([@-~])")
-
-
-def strip_ansi(text: str) -> str:
-    return ANSI.sub("", text)

@@ -29,7 +29,6 @@ from engine.site.labels import (
     headline,
     indent,
     marker_table,
-    strip_ansi,
 )
 from engine.site.notebooks import notebook_uri
 
@@ -109,7 +108,7 @@ def render_page(site: Site, path: str) -> str:
 def render_failure(message: str) -> str:
     """An admonition with the failure (file, line, message) above the page's own text."""
     title = "This page's code failed (preview only: `nox -s docs` stops on it)"
-    message = strip_ansi(terminal.clean(message))
+    message = terminal.strip_ansi(terminal.clean(message))
     return f'!!! failure "{title}"\n\n{indent(code_fence("text", message))}\n\n'
 
 
@@ -177,7 +176,7 @@ def render_output(site: Site, text: str, title: str) -> str:
         return code_fence("text", text, f'title="{title}"')
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     site.coloured[key] = text.rstrip("\n")
-    return code_fence("text", f"{key}\n{strip_ansi(text)}", f'title="{title}"')
+    return code_fence("text", f"{key}\n{terminal.strip_ansi(text)}", f'title="{title}"')
 
 
 COLOUR_KEY = "jitdocs-colour-"
