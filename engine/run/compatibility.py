@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from engine.run.results import NOT_RUN
+
 DATA = Path("docs") / "data" / "compatibility.json"
 HOLDS, BROKEN = "holds", "broken"  # a claim's verdict on a release, or results.NOT_RUN
 
@@ -44,5 +46,7 @@ def recorded_id(data: dict, release: dict, claim_id: str) -> str:
     return data.get("aliases", {}).get(claim_id, claim_id)
 
 
-def verdict(data: dict, release: dict, claim_id: str) -> dict | None:
-    return release["verdicts"].get(recorded_id(data, release, claim_id))
+def verdict(data: dict | None, release: dict, claim_id: str) -> str:
+    """The claim's verdict on the release: HOLDS, BROKEN, or NOT_RUN when none is recorded."""
+    found = release["verdicts"].get(recorded_id(data, release, claim_id))
+    return found["verdict"] if found else NOT_RUN

@@ -14,7 +14,6 @@ from engine.page.model import Page, page_stem
 from engine.page.policy import policy
 from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
 from engine.run.environment import locked_versions
-from engine.run.results import NOT_RUN
 from engine.site import labels
 
 NOTES_PAGE = "docs/reference/version-notes.md"
@@ -33,8 +32,9 @@ def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     aliases = data.get("aliases", {})
     known = set(page_ids) | {aliases[i] for i in page_ids if i in aliases}
     for release in tested(data):
-        missing = sorted(i for i in page_ids if verdict(data, release, i) is None)
-        extra = sorted(set(release["verdicts"]) - known)
+        recorded = release["verdicts"]
+        missing = sorted(i for i in page_ids if recorded_id(data, release, i) not in recorded)
+        extra = sorted(set(recorded) - known)
         if missing:
             problems.append(f"jax {release['jax']}: no verdict for {', '.join(missing)}")
         if extra:
@@ -53,16 +53,11 @@ def _anchor(release: dict, claim_id: str) -> str:
     return "broke-" + re.sub(r"[^a-z0-9]+", "-", f"{release['jax']}-{claim_id}".lower())
 
 
-def _verdict(data: dict | None, release: dict, claim_id: str) -> str:
-    """The claim's verdict on the release: HOLDS, BROKEN, or NOT_RUN when none is recorded."""
-    return (verdict(data, release, claim_id) or {"verdict": NOT_RUN})["verdict"]
-
-
 def cells(data: dict | None, claim_id: str) -> str:
     """One cell per tested release: ✓ holds, ✗ broke (a link to what), a dash: not run."""
     out = ""
     for release in tested(data):
-        found = _verdict(data, release, claim_id)
+        found = verdict(data, release, claim_id)
         if found == HOLDS:
             out += " ✓ |"
         elif found == BROKEN:
@@ -74,7 +69,7 @@ def cells(data: dict | None, claim_id: str) -> str:
 
 def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
     """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
-    found = ((_verdict(data, r, c), r["jax"]) for r in tested(data) for c in claim_ids)
+    found = ((verdict(data, r, c), r["jax"]) for r in tested(data) for c in claim_ids)
     return Counter(f"{word} on {jax}" for word, jax in found if word != HOLDS)
 
 
@@ -167,7 +162,7 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
     """``1 broken on 0.11.2, 3 not run on 0.9.2 and 0.10.2``: one group per verdict and count."""
     groups: dict[tuple[str, int], list[str]] = {}
     for release in tested(data):
-        found = [_verdict(data, release, c) for c in claim_ids]
+        found = [verdict(data, release, c) for c in claim_ids]
         for verdict_, count in Counter(found).items():
             if verdict_ != HOLDS:
                 groups.setdefault((verdict_, count), []).append(release["jax"])
@@ -237,7 +232,7 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
         if not rows:
             continue
-        broken = any(_verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
+        broken = any(verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
         fold = "???+" if broken else "???"
         count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
         summary = f"{parsed.title or path}: {count}, {status(data, claim_ids)}"
