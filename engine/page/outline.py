@@ -39,10 +39,6 @@ class Node:
     def collapsible(self) -> bool:
         return self.box.startswith("???")
 
-    @property
-    def is_tab(self) -> bool:
-        return self.box == "==="
-
     def block_indexes(self) -> Iterator[int]:
         """The blocks in this piece, in page order."""
         if self.kind == "block":

@@ -176,7 +176,7 @@ def _box_markdown(node: Node, prose) -> str:
     title = node.title or node.box_type.capitalize()
     if node.collapsible:
         return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
-    if node.is_tab:
+    if node.box == "===":  # a tab
         return f"**{title}**\n\n{inner}"
     quoted = "\n".join(f"> {line}".rstrip() for line in inner.splitlines())
     return f"> **{title}**\n>\n{quoted}"
