@@ -35,7 +35,7 @@ def site_link(site: str, page_path: str, target: str) -> str:
     """A link on page ``page_path`` as an absolute URL on ``site`` (``""``: left as it is)."""
     if is_absolute_url(target) or not site:
         return target  # absolute (https:, mailto:) or nowhere to point to
-    here = posixpath.dirname(page_path.removeprefix("docs/"))
+    here = posixpath.dirname(page_stem(page_path))
     path, _, anchor = target.partition("#")
     linked = posixpath.normpath(posixpath.join(here, path)) if path else page_path  # "#a": here
     url = site + (page_url(linked) if linked.endswith(".md") else linked)

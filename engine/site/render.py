@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.page.claims import by_block
-from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug
+from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug, page_stem
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.results import Outcome, PageResult
@@ -117,7 +117,7 @@ def render_download_link(site: Site, page: Page) -> str:
     (when it asks for one) and the set-up page's."""
     if page.path not in site.notebooks:
         return ""
-    here = posixpath.dirname(src_uri(page.path)) or "."
+    here = posixpath.dirname(page_stem(page.path)) or "."
     uri = notebook_uri(page.path)
     download = f"[Download this page as a Jupyter notebook]({posixpath.relpath(uri, here)})"
     links = [f'{download}{{ .jd-download download="{posixpath.basename(uri)}" }}']
@@ -127,11 +127,6 @@ def render_download_link(site: Site, page: Page) -> str:
         setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
         links.append(f"[How to run it]({setup}#notebooks){{ .jd-setup }}")
     return "\n" + " · ".join(links) + "\n"
-
-
-def src_uri(page_path: str) -> str:
-    """``docs/course/loops.md`` -> ``course/loops.md``, the page's path in the site's sources."""
-    return page_path.removeprefix("docs/")
 
 
 def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:
@@ -207,7 +202,7 @@ def render_code(block: Block) -> str:
 
 
 def render_figure(alt: str, uris: tuple[str, str], page_path: str, size=None) -> str:
-    here = posixpath.dirname(src_uri(page_path))
+    here = posixpath.dirname(page_stem(page_path))
     alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
     # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);
