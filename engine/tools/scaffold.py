@@ -46,8 +46,7 @@ class Plan:
 
 def split_target(target: str) -> tuple[str, str]:
     """``practice/demo-page`` -> (``practice``, ``demo-page``); a ScaffoldError says why not."""
-    cleaned = page_stem(target.strip())
-    parts = cleaned.split("/")
+    parts = page_stem(target.strip()).split("/")
     if len(parts) != 2:
         raise ScaffoldError(
             f"'{target}' is not <part>/<page-slug>: give a section folder and a page name, "
