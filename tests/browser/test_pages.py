@@ -147,8 +147,8 @@ PLANT_FAINT_TEXT = """() => {
     const opened = closed.at(-1);
     opened.open = true;
     opened.classList.add('jd-opened');  // the plants below leave it to this one
-    const unfolded = [...opened.querySelectorAll(':scope > :not(summary), :scope > :not(summary) *')]
-        .find(e => has_words(e) && e.checkVisibility());
+    const unfolded = [...opened.querySelectorAll(':scope > :not(summary), :scope > * *')]
+        .find(e => has_words(e) && e.checkVisibility() && !e.closest('summary'));
     unfolded.style.setProperty('color', 'rgb(201, 201, 201)', 'important');
     closed[0].querySelector(':scope > summary').style
         .setProperty('color', 'rgb(200, 200, 200)', 'important');
