@@ -21,6 +21,23 @@ before axe runs halves a bare axe run (6,000 elements down to 1,600) but saved o
 page's survey on top of the look dedup above, before paying for the specimen run that would have
 to check the token colours instead; leaving the site navigation out of each page's run saved ~11%
 of axe and is kept (the navigation is checked once per kind of page).
+
+What the rest is (December 2026, CPU of every process, all 56 pages in one tab): injecting axe and
+marking looks 15 s in light and 7 s in dark, axe's run in light 61 s, the switch to dark 15 s,
+axe's run in dark 34 s. A dark run of the longest page (~0.75 s) is mostly what axe redoes on
+every run over the whole document, whatever the context: its tree (~0.13 s) and the grid of every
+element's box and stacking order that contrast looks behind text with (~0.3 s); then ~165
+elements judged (~1.5 ms each). A profile of 8 pages' axe stages: contrast 34% (its grid 15%),
+gathering and matching nodes 18%, ``LOOKS_CHECKED`` 12%, each checked element's HTML 3% (and its
+garbage). Kept: folded text left out (``LOOKS_CHECKED`` -30%, a dark run -8%: medians of 5 on 4
+long pages) and no HTML (a light run -10%). Left out: keeping axe's tree and grid for the dark
+run (only through axe's internals, whose cached styles would be light's); V8 flags
+(``--always-sparkplug``, ``--no-lazy-feedback-allocation``: a page's first run still costs ~25%
+more than a second); axe as a ``<script src>`` (routed: more CPU); letting a block's title stand
+for its look by axe's own rule for ::before and ::after (a quarter of the text's area: ~3% of a
+page's axe); an in-page click for the switch (~0.1 s a page, but no test would then click each
+page's toggle as a reader does); sharing looks across pages (a page's test would pass on a fault
+first seen on another page).
 """
 
 from __future__ import annotations
@@ -59,7 +76,12 @@ UNMARK = "a => document.querySelectorAll(`[${a}]`).forEach(e => e.removeAttribut
 # verdict on, not "incomplete", or its look's faults would be hidden: two or more characters with
 # a letter or digit (axe skips punctuation and calls one character short), shown (not hidden by
 # opacity or visibility), with no positioned ::before or ::after with a background on it or
-# around it (axe gives up on those). test_pages.py plants a fault against each of these.
+# around it (axe gives up on those). Text folded away in a closed <details> (all but its first
+# summary) is left out whatever its look: axe calls it hidden and judges none of it. (After a
+# scheme switch its colours lag: Material stops transitions while it switches, but folded text is
+# styled only when first read, later, and eases in from the old scheme. Its looks then matched
+# nothing, and ~2,000 tokens of the longest page went to axe in dark.) test_pages.py plants a
+# fault against each of these.
 # Marks are made afresh per run (UNMARK first), as a scheme switch changes the looks, and only
 # inside what axe runs on (``scope``): a look checked outside it would hide text inside it.
 # Returns [looks checked, elements marked].
@@ -109,9 +131,17 @@ LOOKS_CHECKED = """([attribute, include, exclude]) => {
     const in_scope = element => (!include || element.closest(include)) &&
         !(exclude && element.closest(exclude)) &&
         !element.closest('button, input, select, textarea, label, option');
+    const folded = memo((element, above) => above || (element.parentElement?.localName ===
+        'details' && !element.parentElement.open &&
+        element !== element.parentElement.querySelector(':scope > summary')));
     const checked = new Set();
     let marked = 0;
     for (const element of document.body.querySelectorAll('*')) {
+        if (folded(element)) {
+            element.setAttribute(attribute, '');
+            marked += 1;
+            continue;
+        }
         const text = own_text(element);
         if (!text || !in_scope(element) || !in_the_clear(element)) continue;
         const style = getComputedStyle(element);
@@ -127,8 +157,10 @@ LOOKS_CHECKED = """([attribute, include, exclude]) => {
 }"""
 
 
-# axe's colour-contrast rule leaves the marked tokens out; set once, when axe is injected.
-SKIP_REPEATED = """attribute => axe.configure({rules: [
+# Set once, when axe is injected: its colour-contrast rule leaves the marked text out, and no
+# result carries its element's HTML (axe serializes each checked element, whole, to cut it to 300
+# characters: the body's, the article's; RUN reads none of it).
+CONFIGURE = """attribute => axe.configure({noHtml: true, rules: [
     {id: 'color-contrast', selector: `*:not([${attribute}])`}]})"""
 
 
@@ -145,7 +177,7 @@ def prepare(page, context: str | dict | None = None, every_element: bool = False
     ``every_element``): [looks checked, elements marked]."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
-        page.evaluate(SKIP_REPEATED, REPEATED)
+        page.evaluate(CONFIGURE, REPEATED)
     page.evaluate(UNMARK, REPEATED)
     return [0, 0] if every_element else page.evaluate(LOOKS_CHECKED, [REPEATED, *scope(context)])
 

@@ -135,12 +135,26 @@ def test_axe_finds_no_serious_violation_in_the_navigation(open_page, site_dir, s
 # of the four commonest classes made faint (one look), the first of them in turn clipped off (a
 # copy of it, in a block that clips), covered by a box, beaten to it by a copy of one character
 # (axe calls one character "short", not a violation), and given a positioned ::after with a
-# background (axe gives up there); and a paragraph of prose, a look of its own. Returns the
-# planted colours. (Worded tokens only: axe skips text that is all punctuation; shown: and text
-# in a closed block.)
+# background (axe gives up there); a paragraph of prose, a look of its own; and against leaving
+# out text folded in a closed block, the title of a closed block, and text in a block opened.
+# Returns the planted colours. (Worded tokens only: axe skips text that is all punctuation; shown:
+# and text in a closed block.)
 PLANT_FAINT_TEXT = """() => {
+    const has_words = e => [...e.childNodes]
+        .some(n => n.nodeType === Node.TEXT_NODE && /[A-Za-z]{2}/.test(n.data));
+    const closed = [...document.querySelectorAll('article details:not([open])')]
+        .filter(block => block.checkVisibility());
+    const opened = closed.at(-1);
+    opened.open = true;
+    opened.classList.add('jd-opened');  // the plants below leave it to this one
+    const unfolded = [...opened.querySelectorAll(':scope > :not(summary), :scope > * *')]
+        .find(e => has_words(e) && e.checkVisibility() && !e.closest('summary'));
+    unfolded.style.setProperty('color', 'rgb(201, 201, 201)', 'important');
+    closed[0].querySelector(':scope > summary').style
+        .setProperty('color', 'rgb(200, 200, 200)', 'important');
     const worded = root => [...root.querySelectorAll('pre span:not(:has(*))')]
-        .filter(token => /[A-Za-z0-9]{2}/.test(token.textContent) && token.checkVisibility());
+        .filter(token => /[A-Za-z0-9]{2}/.test(token.textContent) && token.checkVisibility() &&
+                !token.closest('.jd-opened'));
     const count = new Map();
     worded(document).forEach(t => count.set(t.className, (count.get(t.className) ?? 0) + 1));
     const classes = [...count].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name]) => name);
@@ -170,11 +184,10 @@ PLANT_FAINT_TEXT = """() => {
         .jd-planted::after { content: ''; position: absolute; inset: 0; background: #fff }`;
     document.head.append(style);
     pseudo.classList.add('jd-planted');
-    const prose = [...document.querySelectorAll('article p')].filter(p => p.checkVisibility() &&
-        [...p.childNodes].some(n => n.nodeType === Node.TEXT_NODE && /[A-Za-z]{2}/.test(n.data)))
-        .at(-1);
+    const prose = [...document.querySelectorAll('article p')]
+        .filter(p => p.checkVisibility() && has_words(p) && !p.closest('.jd-opened')).at(-1);
     prose.style.setProperty('color', colours[4], 'important');
-    return colours;
+    return [...colours, 'rgb(200, 200, 200)', 'rgb(201, 201, 201)'];
 }"""
 
 # Each element axe finds too faint: [its colour, which element of the page it is].
