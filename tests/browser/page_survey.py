@@ -3,10 +3,11 @@
 Those tests used to open a fresh context and load the page once each: a clean load, axe in light
 and in dark, two widths for section heights and four first screens, nine loads per page. Now one
 load gathers, in this order: the first-screen layout at five window sizes, a scroll through at the
-desktop width (``SCROLL_WINDOW``), the section heights (which lay every section out for good), then
-axe's findings in light (every rule) and, the page switched with its own palette toggle as a reader
-switches it, in dark (the rules about colour: test_pages.py shows the others find the same in both
-schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a test
+desktop width (``SCROLL_WINDOW``), the section heights (which lay every section out for good), the
+❌/✅ pairs, every closed block clicked open (axe calls folded text hidden and judges none of it,
+so its colours are judged only opened), then axe's findings in light (every rule) and, the page
+switched with its own palette toggle as a reader switches it, in dark (the rules about colour:
+test_pages.py shows the others find the same in both schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a test
 still fails on its own defect, and only on it. A failed load fails every stage of that page.
 
 axe leaves out the site's navigation (``NAVIGATION``): the same template on every page but for
@@ -203,10 +204,10 @@ def survey(visit, url: str) -> Survey:
     found.gather("first screens", lambda: first_screen_tops(visit.page))
     found.gather("clean", lambda: scroll_clean(visit))
     found.gather("section heights", lambda: section_heights(visit.page))
+    found.gather("pairs", lambda: in_page(visit, PAIRS_JS))
+    found.gather("collapsibles", lambda: collapsibles(visit))  # opens them, for axe to see inside
     found.gather("axe light", lambda: axe_findings(at_desktop_size(visit)))
     found.gather("axe dark", lambda: axe_findings(switch_scheme(visit, DARK), COLOUR_ONLY))
-    found.gather("pairs", lambda: in_page(visit, PAIRS_JS))
-    found.gather("collapsibles", lambda: collapsibles(visit))  # opens them: the last stage
     return found
 
 
