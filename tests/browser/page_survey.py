@@ -7,8 +7,9 @@ desktop width (``SCROLL_WINDOW``), the section heights (which lay every section 
 ❌/✅ pairs, every closed block clicked open (axe calls folded text hidden and judges none of it,
 so its colours are judged only opened), then axe's findings in light (every rule) and, the page
 switched with its own palette toggle as a reader switches it, in dark (the rules about colour:
-test_pages.py shows the others find the same in both schemes). Each stage keeps its data or its error, and each test asserts on its own stage, so a test
-still fails on its own defect, and only on it. A failed load fails every stage of that page.
+test_pages.py shows the others find the same in both schemes). Each stage keeps its data or its
+error, and each test asserts on its own stage, so a test still fails on its own defect, and only
+on it. A failed load fails every stage of that page.
 
 axe leaves out the site's navigation (``NAVIGATION``): the same template on every page but for
 the marks of where the page is, so test_pages.py checks it once per kind of place, in each scheme,
