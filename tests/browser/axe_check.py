@@ -80,7 +80,8 @@ UNMARK = "a => document.querySelectorAll(`[${a}]`).forEach(e => e.removeAttribut
 # summary) is left out whatever its look: axe calls it hidden and judges none of it. (After a
 # scheme switch its colours lag: Material stops transitions while it switches, but folded text is
 # styled only when first read, later, and eases in from the old scheme. Its looks then matched
-# nothing, and ~2,000 tokens of the longest page went to axe in dark.) test_pages.py plants a
+# nothing, and ~2,000 tokens of the longest page went to axe in dark. The page survey now opens
+# every closed block before axe runs, so this spares the other callers.) test_pages.py plants a
 # fault against each of these.
 # Marks are made afresh per run (UNMARK first), as a scheme switch changes the looks, and only
 # inside what axe runs on (``scope``): a look checked outside it would hide text inside it.
