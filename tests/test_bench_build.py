@@ -39,13 +39,27 @@ def test_the_recorded_suite_row_says_when_and_where_it_was_measured(tmp_path, mo
 @pytest.mark.unit
 def test_the_warm_rows_take_turns_and_report_each_builders_median(monkeypatch):
     calls = []
-    mkdocs = iter([(2.0, 0), (1.6, 1), (1.9, 0)])
-    zensical = iter([1.7, 2.4, 1.8])
+    mkdocs = iter([(2.0, 0), (1.6, 1), (1.9, 0), (2.2, 0)] + [(2.0, 0)] * 6)
+    zensical = iter([1.7, 2.4, 1.8, 2.1] + [2.0] * 6)
+    monkeypatch.setattr(bench_build, "WARM_PAIRS", 10)
     monkeypatch.setattr(bench_build, "timed_build", lambda: calls.append("mkdocs") or next(mkdocs))
     monkeypatch.setattr(
         bench_build, "timed_zensical_build", lambda: calls.append("zensical") or next(zensical)
     )
     rows = bench_build.warm_rows()
-    assert calls == ["mkdocs", "zensical"] * bench_build.WARM_SAMPLES
-    assert rows["warm"].seconds == 1.9 and rows["zensical"].seconds == 1.8
+    assert calls == ["mkdocs", "zensical", "zensical", "mkdocs"] * 5  # each first in half
+    assert rows["warm"].seconds == 2.0 and rows["zensical"].seconds == 2.0
     assert rows["warm"].executed == 1  # a page run by any warm build fails the goal of 0
+    assert rows["zensical"].slower == 1  # pair 2: 2.4 against 1.6; a tie is not a loss
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("slower", "met"), [(0, True), (5, True), (8, True), (9, False), (10, False)]
+)
+def test_zensical_fails_only_when_it_loses_more_pairs_than_chance_explains(slower, met):
+    warm = bench_build.Row("warm", 2.0, 0)
+    zensical = bench_build.Row("zensical", 2.1, slower=slower)
+    text, ok = bench_build.zensical_check(zensical, warm)
+    assert ok is met, text
+    assert f"slower in {slower} of 10 pairs" in text and "1.05" in text
