@@ -34,7 +34,7 @@ def first_for_typed(site_dir) -> str:
     return groups[0][0]["location"]
 
 
-SETS = [quality.SUITE, quality.HELD_OUT, quality.HELD_OUT_2]
+SETS = [quality.SUITE, quality.HELD_OUT, quality.HELD_OUT_2, *quality.OUTSIDE]
 
 
 @pytest.mark.parametrize("questions", SETS, ids=lambda p: p.name)
@@ -42,7 +42,9 @@ def test_every_answer_names_a_section_of_the_site(site_dir, questions):
     assert not quality.unknown_answers(site_dir, quality.load_suite(questions))
 
 
-SMALLEST = {quality.SUITE: 40, quality.HELD_OUT: 40, quality.HELD_OUT_2: 30}
+SMALLEST = {quality.SUITE: 40, quality.HELD_OUT: 40, quality.HELD_OUT_2: 30} | {
+    outside: 40 for outside in quality.OUTSIDE
+}
 
 
 @pytest.mark.parametrize("questions", SETS, ids=lambda p: p.name)
