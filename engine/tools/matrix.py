@@ -1,15 +1,8 @@
 """Which JAX releases each claim holds on: ``nox -s matrix`` records it, the build renders it.
 
-A claim's id (``engine.page.claims`` says how it is made) changes with its code, on purpose:
-the verdicts recorded for the old code may not hold for the new. When the edit cannot change any
-verdict (a renamed variable, a comment), map the new id to the old one in the data file's
-``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release; the next
-``nox -s matrix`` writes the new ids and drops the aliases.
-
-The nox session installs each release into its own venv and runs
-``python -m engine.tools.matrix --record REQUIREMENT`` there; each call runs every page through
-the drift machinery (``engine.tools.drift``) and adds one release to
-``docs/data/compatibility.json``. The build only reads that file.
+CONTRIBUTING.md ("Maintainers: the compatibility matrix") says what a run records and when to
+alias an edited claim's id. The session gives each release its own venv and one ``--record``
+call there, which runs every page through ``engine.tools.drift``; the build only reads the file.
 """
 
 from __future__ import annotations
