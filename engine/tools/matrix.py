@@ -83,12 +83,8 @@ def uninstallable(requirement: str) -> dict:
 def default_releases(pinned: str, versions: list[str]) -> list[str]:
     """The newest patch of each of the three newest minor series; a series whose newest patch is
     the pinned release is left out (the pinned run covers it)."""
-    newest: dict[tuple[int, ...], str] = {}
-    for version in versions:
-        if re.fullmatch(r"\d+(\.\d+)+", version):
-            series = version_key(version)[:2]
-            if version_key(version) > version_key(newest.get(series, "0")):
-                newest[series] = version
+    finals = sorted((v for v in versions if re.fullmatch(r"\d+(\.\d+)+", v)), key=version_key)
+    newest = {version_key(version)[:2]: version for version in finals}  # the last patch wins
     others = [newest[s] for s in sorted(newest, reverse=True) if newest[s] != pinned]
     return [f"jax=={version}" for version in others[:3]]
 
