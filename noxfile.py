@@ -296,7 +296,7 @@ def page(session: nox.Session) -> None:
     install(session, "test")
     session.run("python", "-m", "engine.tools.page_outputs", *pages)  # as the build runs it, cached
     tests = session.run(
-        "python", "-m", "engine.tools.page_tests", *pages, silent=True, log=False
+        "python", "-m", "engine.tools.page_outputs", "--tests", *pages, silent=True, log=False
     ).split()
     if tests:
         session.run("pytest", "-q", *tests)

@@ -258,9 +258,9 @@ def test_the_browser_tests_get_node_for_the_search_suite():
 def test_the_page_session_tests_what_each_page_has():
     """A page without code has no examples: pytest given only that page would stop with
     "no tests ran" and fail `nox -s page` on a page that is fine."""
-    from engine.tools.page_tests import page_tests
+    from engine.tools.page_outputs import page_tests
 
-    assert "engine.tools.page_tests" in nox_function("page")
+    assert '"engine.tools.page_outputs", "--tests"' in nox_function("page")
     pages = ["docs/reference/summary.md", "docs/reference/cheat-sheet.md", "docs/course/loops.md"]
     assert page_tests(pages) == [
         "docs/reference/cheat-sheet.md",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engine.page.model import Page
 from engine.run.execute import leftover_message
@@ -16,8 +16,7 @@ RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # the file, named by `nox -s tests` for 
 PASSED, FAILED = "passed", "failed"
 
 
-@dataclass
-class BlockRun:
+class BlockRun(NamedTuple):
     line: int  # the block's page line
     status: str  # PASSED, FAILED or NOT_RUN
     message: str = ""  # what the build said: the failure, or why the block did not run
@@ -30,7 +29,7 @@ def record_file() -> Path | None:
 
 def write(destination: Path, page: Page, code: str, runs: list[BlockRun]) -> None:
     """Append the page's run (``passed_runs`` or ``failed_runs``), for its code key ``code``."""
-    line = {"page": page.path, "code": code, "blocks": [asdict(run) for run in runs]}
+    line = {"page": page.path, "code": code, "blocks": [run._asdict() for run in runs]}
     with destination.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 CSI = re.compile(r"\x1b\[([0-?]*[ -/]*)([@-~])")
 OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")  # window titles, hyperlinks
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # everything but \t and \n (\r is handled)
+SEQUENCE_OR_CONTROL = re.compile(f"(?P<csi>{CSI.pattern})|{CONTROL.pattern}")
 # A default repr's memory address (``<function f at 0x7f55482acf40>``) and an object id, in angle
 # brackets (JAX's leak report: ``<DynamicJaxprTracer 139970103092016>``) or after ``id=`` (its
 # cache-miss explanations): new on every run.
@@ -75,13 +76,7 @@ def clean(text: str) -> str:
     text = OSC.sub("", text).replace("\r\n", "\n")
     if "\r" in text:  # a progress bar: a carriage return overwrites its line from the start
         text = "\n".join(_overwrite(line) for line in text.split("\n"))
-    kept, start = [], 0
-    for match in CSI.finditer(text):
-        kept.append(CONTROL.sub(_escape, text[start : match.start()]))
-        kept.append(match[0] if match[2] == "m" else "")  # cursor moves etc. mean nothing here
-        start = match.end()
-    kept.append(CONTROL.sub(_escape, text[start:]))
-    return "".join(kept)
+    return SEQUENCE_OR_CONTROL.sub(_shown, text)
 
 
 def strip_ansi(text: str) -> str:
@@ -97,7 +92,9 @@ def _overwrite(line: str) -> str:
     return shown
 
 
-def _escape(match: re.Match) -> str:
+def _shown(match: re.Match) -> str:
+    if match["csi"]:
+        return match[0] if match[0].endswith("m") else ""  # cursor moves etc. mean nothing here
     return f"\\x{ord(match[0]):02x}"
 
 

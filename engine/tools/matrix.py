@@ -1,15 +1,8 @@
 """Which JAX releases each claim holds on: ``nox -s matrix`` records it, the build renders it.
 
-A claim's id (``engine.page.claims`` says how it is made) changes with its code, on purpose:
-the verdicts recorded for the old code may not hold for the new. When the edit cannot change any
-verdict (a renamed variable, a comment), map the new id to the old one in the data file's
-``"aliases"`` (``{"new id": "old id"}``) instead of re-running every release; the next
-``nox -s matrix`` writes the new ids and drops the aliases.
-
-The nox session installs each release into its own venv and runs
-``python -m engine.tools.matrix --record REQUIREMENT`` there; each call runs every page through
-the drift machinery (``engine.tools.drift``) and adds one release to
-``docs/data/compatibility.json``. The build only reads that file.
+CONTRIBUTING.md ("Maintainers: the compatibility matrix") says what a run records and when to
+alias an edited claim's id. The session gives each release its own venv and one ``--record``
+call there, which runs every page through ``engine.tools.drift``; the build only reads the file.
 """
 
 from __future__ import annotations
@@ -90,12 +83,8 @@ def uninstallable(requirement: str) -> dict:
 def default_releases(pinned: str, versions: list[str]) -> list[str]:
     """The newest patch of each of the three newest minor series; a series whose newest patch is
     the pinned release is left out (the pinned run covers it)."""
-    newest: dict[tuple[int, ...], str] = {}
-    for version in versions:
-        if re.fullmatch(r"\d+(\.\d+)+", version):
-            series = version_key(version)[:2]
-            if version_key(version) > version_key(newest.get(series, "0")):
-                newest[series] = version
+    finals = sorted((v for v in versions if re.fullmatch(r"\d+(\.\d+)+", v)), key=version_key)
+    newest = {version_key(version)[:2]: version for version in finals}  # the last patch wins
     others = [newest[s] for s in sorted(newest, reverse=True) if newest[s] != pinned]
     return [f"jax=={version}" for version in others[:3]]
 

@@ -12,8 +12,8 @@ import itertools
 import json
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from mkdocs.utils.yaml import get_yaml_loader
@@ -31,8 +31,7 @@ class ScaffoldError(ValueError):
     """A request the scaffold refuses; the message says what to change."""
 
 
-@dataclass
-class Plan:
+class Plan(NamedTuple):
     """Every file the scaffold writes, computed before anything is written."""
 
     page: Path

@@ -1,7 +1,5 @@
-"""A short temporary folder outside the checkout: a Unix socket's path holds at most 103 bytes
-(macOS; 107 on Linux), and Chromium's ``SingletonSocket`` under nox's ``<checkout>/.nox/...``
-passed it from a long checkout path. Standard library only: noxfile.py imports it by path.
-"""
+"""A short temporary folder outside the checkout, for the sockets the tests open (CONTRIBUTING.md,
+"Any checkout path works"). Standard library only: noxfile.py imports it by path."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-SOCKET_PATH_MAX = 103  # bytes, without the final NUL: macOS's limit, the smaller of the two
+SOCKET_PATH_MAX = 103  # bytes, without the final NUL: macOS's limit (Linux allows 107)
 # The longest path a tool we run puts under $TMPDIR for a socket (Chromium's).
 SOCKET_TAIL = "/org.chromium.Chromium.XXXXXX/SingletonSocket"
 MAX_BYTES = SOCKET_PATH_MAX - len(SOCKET_TAIL)
