@@ -17,7 +17,7 @@ from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug, pa
 from engine.page.syntax import code_fence
 from engine.run import terminal
 from engine.run.results import Outcome, PageResult
-from engine.site import course_table, practice, setup_steps, version_notes
+from engine.site import practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import (
@@ -225,7 +225,7 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
         steps = setup_steps.render(directive.value, site.site_url)
         return indent(steps, directive.indent)
     if directive.name == "course-table":
-        return course_table.render(site.course, site.pages, page_path)
+        return practice.course_table(site.course, site.pages, page_path)
     if directive.name == "practice-counts":
         return practice.counts(site.practice) + "\n"
     if directive.name == "error-index":

@@ -18,7 +18,7 @@ from engine.run import compatibility, record
 from engine.run.files import log
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import course_table, extension, practice, setup_steps, version_notes
+from engine.site import extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -62,7 +62,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
         add_notebook(site, site.pages[path], result)
     add_robots_txt(site)
     site.files[setup_steps.CHECKER_URI] = setup_steps.checker_script(root)
-    site.course = course_table.course_nav(config.get("nav") or [])
+    site.course = practice.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
     site.compatibility = compatibility.load(root / compatibility.DATA) or {}
     site.errors = Index.of(site.pages, site.results)
