@@ -30,7 +30,6 @@ from engine.site import render, setup_steps
 from engine.site.kept import Kept, toc_tokens
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 from engine.site.notebooks import dumps, notebook_uri
-from engine.site.sections import wrap_sections
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
@@ -138,6 +137,7 @@ OPTIONS = {
     "custom_template": str(TEMPLATE),
     "cache": False,
 }
+# the Pygments CSS mkdocs-jupyter appends: the view uses the site's code colours
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -219,7 +219,7 @@ class ViewRenderer:
                 self.conversions += 1
                 made_now = {
                     "source": made["source"],
-                    "content": finished(page.content),
+                    "content": render.finished(INLINE_STYLE.sub("", page.content)),
                     "toc": toc_tokens(page.toc.items),
                     "title": vars(page).get("title"),  # set only if the render titled the page
                 }
@@ -231,10 +231,3 @@ class ViewRenderer:
                 page.title = made["title"]
 
         return kept_render
-
-
-def finished(content: str) -> str:
-    """The view's HTML as the site's pages have it: ❌/✅ drawn, in sections, and without the
-    Pygments CSS mkdocs-jupyter appends (the view uses the site's code colours)."""
-    content = INLINE_STYLE.sub("", content)
-    return wrap_sections(render.draw_symbols(render.unwrap_plain_tokens(content)))

@@ -31,6 +31,7 @@ from engine.site.labels import (
     marker_table,
 )
 from engine.site.notebooks import notebook_uri
+from engine.site.sections import wrap_sections
 
 
 @dataclass
@@ -240,28 +241,23 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
 SYMBOLS = {"❌": ("wrong", "Wrong"), "✅": ("right", "Right")}
 SYMBOL = re.compile("([❌✅])\ufe0f?")
 TEXT_OR_MARKUP = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<[^>]*>)", re.DOTALL)
-
-
-def draw_symbols(content: str) -> str:
-    """Each ❌ and ✅ in the page's text, not in its code or inside a tag, as a drawn symbol."""
-    pieces = TEXT_OR_MARKUP.split(content)
-    for i in range(0, len(pieces), 2):  # the text between the markup
-        pieces[i] = SYMBOL.sub(_symbol, pieces[i])
-    return "".join(pieces)
-
-
-def _symbol(match: re.Match) -> str:
-    kind, name = SYMBOLS[match[1]]
-    return f'<span class="jd-symbol jd-symbol--{kind}" role="img" aria-label="{name}"></span>'
-
-
 # Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
 # Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
 
-def unwrap_plain_tokens(content: str) -> str:
-    return PLAIN_TOKEN.sub(r"\1", content)
+def finished(content: str) -> str:
+    """A page's HTML as the site serves it: Pygments' plain tokens unwrapped, each ❌ and ✅ in its
+    text (not in its code or inside a tag) drawn, and laid out in sections."""
+    pieces = TEXT_OR_MARKUP.split(PLAIN_TOKEN.sub(r"\1", content))
+    for i in range(0, len(pieces), 2):  # the text between the markup
+        pieces[i] = SYMBOL.sub(_symbol, pieces[i])
+    return wrap_sections("".join(pieces))
+
+
+def _symbol(match: re.Match) -> str:
+    kind, name = SYMBOLS[match[1]]
+    return f'<span class="jd-symbol jd-symbol--{kind}" role="img" aria-label="{name}"></span>'
 
 
 def render_provenance(result: PageResult, build_env: dict) -> str:
