@@ -82,12 +82,8 @@ class WrappedTables(Treeprocessor):
             for index, table in enumerate(list(parent)):
                 if table.tag == "table" and "class" not in table.attrib:
                     parent.remove(table)
-                    parent.insert(index, _scroll_wrap(table))
-
-
-def _scroll_wrap(table: Element) -> Element:
-    outer = Element("div", {"class": "md-typeset__scrollwrap"})
-    SubElement(outer, "div", {"class": "md-typeset__table"}).append(table)
-    outer.tail, table.tail = table.tail, None
-    table.set("class", "jd-table")
-    return outer
+                    outer = Element("div", {"class": "md-typeset__scrollwrap"})
+                    SubElement(outer, "div", {"class": "md-typeset__table"}).append(table)
+                    outer.tail, table.tail = table.tail, None
+                    table.set("class", "jd-table")
+                    parent.insert(index, outer)
