@@ -6,6 +6,7 @@ and the reference solutions in an appendix."""
 from __future__ import annotations
 
 import doctest
+import itertools
 import json
 import posixpath
 from functools import partial
@@ -74,27 +75,14 @@ def _code_cell(source: str, metadata: dict | None = None, outputs=None):
     )
 
 
-def _as_solution(part):
-    """Tag a reference solution's code cell: the notebook view folds it, as the page does."""
-    if isinstance(part, str) or part is CELL_BREAK or part.cell_type != "code":
-        return part
-    part.metadata.setdefault("tags", []).append("solution")
-    return part
-
-
 def _cells(parts: list) -> list:
     """The notebook's cells: runs of Markdown parts joined into one cell each."""
-    cells, texts = [], []
-    for part in [*parts, CELL_BREAK]:
-        if isinstance(part, str):
-            texts.append(part.strip("\n"))
-            continue
-        text = "\n\n".join(t for t in texts if t.strip()).strip()
-        texts = []
-        if text:
+    cells = []
+    for is_text, run in itertools.groupby(parts, lambda part: isinstance(part, str)):
+        if not is_text:
+            cells += [part for part in run if part is not CELL_BREAK]
+        elif text := "\n\n".join(t.strip("\n") for t in run if t.strip()).strip():
             cells.append(_node(id="", cell_type="markdown", metadata={}, source=text))
-        if part is not CELL_BREAK:
-            cells.append(part)
     return cells
 
 
@@ -214,7 +202,10 @@ def page_to_notebook(
     for node in solutions:
         section = page.blocks[next(node.block_indexes())].section
         parts.append(f"### {section}: {node.title.lower()}")
-        parts += [_as_solution(part) for part in _render(node.children, page, outcomes, prose)]
+        solution = _render(node.children, page, outcomes, prose)
+        for cell in (part for part in solution if not isinstance(part, str)):
+            cell.metadata.setdefault("tags", []).append("solution")  # the view folds it
+        parts += solution
     cells = _cells(parts)
     for number, cell in enumerate(cells, start=1):
         cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
