@@ -59,13 +59,9 @@ def page_url(page_path: str) -> str:
 CELL_BREAK = None
 
 
-def _node(**fields) -> nbformat.NotebookNode:
-    """A cell or an output unchecked: ``page_to_notebook`` validates the whole notebook once."""
-    return nbformat.from_dict(fields)
-
-
-def _code_cell(source: str, metadata: dict | None = None, outputs=None):
-    return _node(
+def _code_cell(source: str, metadata: dict | None = None, outputs=None) -> dict:
+    """Cells and outputs are dicts, unchecked: ``page_to_notebook`` validates the notebook once."""
+    return dict(
         id="",
         cell_type="code",
         metadata=metadata or {},
@@ -82,7 +78,7 @@ def _cells(parts: list) -> list:
         if not is_text:
             cells += [part for part in run if part is not CELL_BREAK]
         elif text := "\n\n".join(t.strip("\n") for t in run if t.strip()).strip():
-            cells.append(_node(id="", cell_type="markdown", metadata={}, source=text))
+            cells.append(dict(id="", cell_type="markdown", metadata={}, source=text))
     return cells
 
 
@@ -204,9 +200,9 @@ def page_to_notebook(
         parts.append(f"### {section}: {node.title.lower()}")
         solution = _render(node.children, page, outcomes, prose)
         for cell in (part for part in solution if not isinstance(part, str)):
-            cell.metadata.setdefault("tags", []).append("solution")  # the view folds it
+            cell["metadata"].setdefault("tags", []).append("solution")  # the view folds it
         parts += solution
-    cells = _cells(parts)
+    cells = nbformat.from_dict(_cells(parts))  # NotebookNodes, as nbformat reads a notebook
     for number, cell in enumerate(cells, start=1):
         cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
     metadata = {
@@ -215,7 +211,7 @@ def page_to_notebook(
         "jitdocs": {"page": page.path, "environment": environment or {}},
     }
     # nbformat's v4 notebook, validated: the one schema check of the notebook and all its cells
-    return nbformat.v4.new_notebook(metadata=_node(**metadata), cells=cells)
+    return nbformat.v4.new_notebook(metadata=nbformat.from_dict(metadata), cells=cells)
 
 
 def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
@@ -322,13 +318,13 @@ def _runnable(block: Block) -> str:
 def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
     if outcome.output:
-        outputs.append(_node(output_type="stream", name="stdout", text=outcome.output))
+        outputs.append(dict(output_type="stream", name="stdout", text=outcome.output))
     for figure in outcome.figures:
         data = {"image/svg+xml": figure.light, "text/plain": figure.alt}
-        outputs.append(_node(output_type="display_data", metadata={}, data=data))
+        outputs.append(dict(output_type="display_data", metadata={}, data=data))
     if outcome.error_type:
         first, traceback = first_line(outcome.error_message), outcome.error.splitlines()
         outputs.append(
-            _node(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
+            dict(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
         )
     return outputs
