@@ -22,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.page.model import Page, page_slug, page_stem
+from engine.page.model import Page, page_stem
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
@@ -50,7 +50,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     figures = {}
     for outcome in outcomes:
         for figure in outcome.figures:
-            figures[figure.light] = figure_html(figure, page_slug(page.path), here, files)
+            figures[figure.light] = figure_html(figure, page.path, here, files)
     front_matter = {
         "title": f"{page.title} (notebook)",
         "description": f"The notebook of the page '{page.title}': {page.meta['description']}",
@@ -101,12 +101,12 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     return view
 
 
-def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
+def figure_html(figure: Figure, page_path: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
     width, height = figure_size(figure)
     images = []
-    for theme, uri in zip(("light", "dark"), figure_uris(figure, slug), strict=True):
+    for theme, uri in zip(("light", "dark"), figure_uris(figure, page_path), strict=True):
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(

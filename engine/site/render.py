@@ -13,10 +13,10 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.page.claims import by_block
-from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug, page_stem
+from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_stem
 from engine.page.syntax import code_fence
 from engine.run import terminal
-from engine.run.results import Outcome, PageResult
+from engine.run.results import Figure, Outcome, PageResult
 from engine.site import practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
@@ -139,9 +139,7 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     if outcome.error_type:
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
         parts += site.errors.link(block)
-    for figure in outcome.figures:
-        uris = figure_uris(figure, page_slug(block.page))  # the files the run step added
-        parts.append(render_figure(figure.alt, uris, block.page, figure_size(figure)))
+    parts += [render_figure(figure, block.page) for figure in outcome.figures]
     if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
@@ -202,10 +200,11 @@ def render_code(block: Block) -> str:
     return code
 
 
-def render_figure(alt: str, uris: tuple[str, str], page_path: str, size=None) -> str:
+def render_figure(figure: Figure, page_path: str) -> str:
     here = posixpath.dirname(page_stem(page_path))
-    alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
+    alt_text = figure.alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    light, dark = (posixpath.relpath(uri, here or ".") for uri in figure_uris(figure, page_path))
+    size = figure_size(figure)
     # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);
     # lazy loading means the variant hidden by the colour scheme is never downloaded.
     attrs = ".jd-figure" + (f' width="{size[0]}" height="{size[1]}"' if size else "")

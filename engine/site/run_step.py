@@ -11,7 +11,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from engine.page.model import MarkupError, Page, page_slug
+from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import compatibility, record
@@ -81,7 +81,7 @@ def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> No
 def add_figures(site: Site, page: Page, result) -> None:
     """Each chart's light and dark SVG, named by their content."""
     for figure in (figure for outcome in result.outcomes for figure in outcome.figures):
-        uris = figure_uris(figure, page_slug(page.path))
+        uris = figure_uris(figure, page.path)
         for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
             site.files.setdefault(uri, svg)
 
