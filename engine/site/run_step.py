@@ -15,7 +15,7 @@ from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import compatibility, record
-from engine.run.files import log
+from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
 from engine.site import extension, practice, setup_steps, version_notes
@@ -130,9 +130,7 @@ def build_with_zensical(root: Path, site_dir: str) -> int:
         log.error("zensical build failed: %s", error)
         return 1
     for uri, content in site.files.items():
-        target = root / site_dir / uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        write_if_changed(root / site_dir / uri, content)
     return 0
 
 
