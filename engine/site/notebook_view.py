@@ -117,10 +117,6 @@ def figure_html(figure: Figure, page_path: str, here: str, files: Files) -> str:
     return "\n".join(images)
 
 
-def is_view(page) -> bool:
-    return page.file.src_uri.endswith("/notebook.ipynb")
-
-
 # ---------------------------------------------------------------- its render
 
 TEMPLATE = Path(__file__).with_name("notebook_view.html.j2")
@@ -187,24 +183,23 @@ class ViewRenderer:
         return self.plugin
 
     def on_pre_page(self, page, config, files):
-        if not is_view(page):
+        if not page.file.src_uri.endswith("/notebook.ipynb"):  # not a view
             return page
         key = render_key(Path(page.file.abs_src_path).read_bytes(), config["theme"].name)
         self.views[page.file.src_uri] = made = json.loads(self.renders.kept(key) or "{}")
-        convert = None if made else self._jupyter_render(page, config, files)
+        convert = None
+        if not made:  # mkdocs-jupyter's render of a view that changed, as its on_pre_page sets it
+            plugin = self._jupyter(config)
+            if not plugin.should_include(page.file):
+                uri = page.file.src_uri
+                raise PluginError(f"{uri}: mkdocs-jupyter's options leave this view out")
+            convert = plugin.on_pre_page(page, config, files).render
         page.render = self._render(convert, key, made).__get__(page)
         return page
 
-    def _jupyter_render(self, page, config, files):
-        """mkdocs-jupyter's render of a view that changed, as its ``on_pre_page`` sets it."""
-        plugin = self._jupyter(config)
-        if not plugin.should_include(page.file):
-            raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter's options leave this view out")
-        return plugin.on_pre_page(page, config, files).render
-
     def on_page_read_source(self, page, config) -> str | None:
         """A view's front matter, from its notebook's metadata (mkdocs-jupyter reads it)."""
-        made = self.views.get(page.file.src_uri) if is_view(page) else None
+        made = self.views.get(page.file.src_uri)  # None for a page that is no view
         if made is None:
             return None
         if "source" not in made:
