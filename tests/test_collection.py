@@ -96,7 +96,7 @@ def test_page_slugs_are_unique():
 
 
 def course_pages() -> list[tuple[str, str]]:
-    from engine.site.course_table import course_nav
+    from engine.site.practice import course_nav
 
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
     return course_nav(config["nav"])
@@ -124,14 +124,14 @@ def test_every_course_page_is_linked_from_the_summary():
 
 def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_learn():
     from engine.page.model import MarkupError
-    from engine.site import course_table
+    from engine.site import practice
 
     pages = {path: read_page(path) for _, path in course_pages()}
-    table = course_table.render(course_pages(), pages, "docs/index.md").splitlines()
+    table = practice.course_table(course_pages(), pages, "docs/index.md").splitlines()
     assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
         path.removeprefix("docs/") for _, path in course_pages()
     ]
     first = course_pages()[0][1]
     pages[first].learn = ""
     with pytest.raises(MarkupError, match=f"{first}: its front matter has no `learn:` line"):
-        course_table.render(course_pages(), pages, "docs/index.md")
+        practice.course_table(course_pages(), pages, "docs/index.md")

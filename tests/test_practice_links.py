@@ -11,7 +11,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 from engine.page.parser import read_pages
-from engine.site import course_table, practice
+from engine.site import practice
 from tests.helpers import CONFIG, mkdocs_build
 
 
@@ -24,7 +24,7 @@ def site_nav() -> list:
     return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
 
 
-CHAPTERS = [path for _, path in course_table.course_nav(site_nav())]
+CHAPTERS = [path for _, path in practice.course_nav(site_nav())]
 ITEMS = practice.items({page.path: page for page in read_pages([])}, CHAPTERS)
 
 

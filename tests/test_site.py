@@ -64,11 +64,11 @@ def test_version_notes_list_every_contract_and_fact_with_links():
 
 @pytest.mark.unit
 def test_plain_token_spans_are_unwrapped_and_styled_ones_kept():
-    from engine.site.render import unwrap_plain_tokens
+    from engine.site.render import finished
 
     name, space = '<span class="n">x</span>', '<span class="w"> </span>'
     styled = '<span class="o">=</span><span class="nb">len</span>'
-    assert unwrap_plain_tokens(name + space + styled) == "x " + styled
+    assert finished(name + space + styled) == "x " + styled
 
 
 @pytest.mark.unit

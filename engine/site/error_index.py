@@ -213,24 +213,24 @@ def by_block_of(index: list[Entry]) -> dict[tuple[str, int], str]:
 
 @dataclass
 class Index:
-    """A build's error index, for the hook: the entries, and whether the site has the page."""
+    """A build's error index, for the renderer: entries, and links where the site has the pages."""
 
     entries: list[Entry] = field(default_factory=list)
-    has_page: bool = False  # a test site may have no index page: no links to it then
-    has_notes: bool = False
     links: dict[tuple[str, int], str] = field(default_factory=dict)  # ❌ block -> its entry
+    notes_page: str = ""
 
     @classmethod
     def of(cls, pages: dict[str, Page], results: dict[str, PageResult]) -> Index:
         found = entries(cases(pages, results))
         check({path: page for path, page in pages.items() if path in results}, found)
-        notes = version_notes.NOTES_PAGE in pages
-        return cls(found, INDEX_PAGE in pages, notes, by_block_of(found))
+        links = by_block_of(found) if INDEX_PAGE in pages else {}
+        notes = version_notes.NOTES_PAGE if version_notes.NOTES_PAGE in pages else ""
+        return cls(found, links, notes)
 
     def link(self, block: Block) -> list[str]:
         """The line under a ❌ block's error, a link to its entry (none if it has none)."""
         anchor = self.links.get((block.page, block.line))
-        if not (self.has_page and anchor):
+        if not anchor:
             return []
         target = posixpath.relpath(INDEX_PAGE, posixpath.dirname(block.page))
         text = "Other ways to get this error, in the error index"
@@ -238,9 +238,8 @@ class Index:
 
     def render(self, page_path: str, data: dict | None) -> str:
         """The page's entries, with each one's verdicts from the compatibility data."""
-        notes = version_notes.NOTES_PAGE if self.has_notes else ""
         status = functools.partial(version_notes.status, data)
-        return render(self.entries, page_path, status, notes)
+        return render(self.entries, page_path, status, self.notes_page)
 
 
 # ---------------------------------------------------------------- the page

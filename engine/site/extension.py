@@ -17,7 +17,6 @@ from engine.page.model import MarkupError
 from engine.page.syntax import MARKER_LINE
 from engine.site import render
 from engine.site.render import Site
-from engine.site.sections import wrap_sections
 
 _published: list[Site] = []  # the run step's Site for this build: one at a time
 
@@ -70,9 +69,7 @@ class PageHtml(Postprocessor):
     def run(self, text: str) -> str:
         if not getattr(self.md, "jitdocs_page", None):
             return text
-        site = published()
-        html = render.draw_symbols(render.unwrap_plain_tokens(render.colour_outputs(site, text)))
-        return wrap_sections(html)
+        return render.finished(render.colour_outputs(published(), text))
 
 
 class WrappedTables(Treeprocessor):
@@ -85,12 +82,8 @@ class WrappedTables(Treeprocessor):
             for index, table in enumerate(list(parent)):
                 if table.tag == "table" and "class" not in table.attrib:
                     parent.remove(table)
-                    parent.insert(index, _scroll_wrap(table))
-
-
-def _scroll_wrap(table: Element) -> Element:
-    outer = Element("div", {"class": "md-typeset__scrollwrap"})
-    SubElement(outer, "div", {"class": "md-typeset__table"}).append(table)
-    outer.tail, table.tail = table.tail, None
-    table.set("class", "jd-table")
-    return outer
+                    outer = Element("div", {"class": "md-typeset__scrollwrap"})
+                    SubElement(outer, "div", {"class": "md-typeset__table"}).append(table)
+                    outer.tail, table.tail = table.tail, None
+                    table.set("class", "jd-table")
+                    parent.insert(index, outer)

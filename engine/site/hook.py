@@ -46,9 +46,7 @@ class SiteHook:
     def on_page_read_source(self, page, config) -> str | None:
         """A page's text as the run step read it (one read of each file), or a notebook view's."""
         parsed = self.site.pages.get(page_path(page, config))
-        if parsed is None:
-            return self.views.on_page_read_source(page, config)
-        return parsed.text
+        return self.views.on_page_read_source(page, config) if parsed is None else parsed.text
 
     def on_page_markdown(self, markdown: str, page, config, files) -> str:
         parsed = self.site.pages.get(page_path(page, config))

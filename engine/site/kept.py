@@ -117,16 +117,10 @@ def keep_search_entries(config, cache_dir: Path | None = None, fresh: bool = Fal
 
 
 class KeptBytecodeCache(FileSystemBytecodeCache):
-    """Jinja's own cache, reading nothing back on a fresh build (it only stores), and discarding
-    a truncated or garbled file: Jinja checks the format, but unpickles the checksum unguarded."""
-
-    def __init__(self, folder: str, fresh: bool) -> None:
-        super().__init__(folder)
-        self.fresh = fresh
+    """Jinja's own cache, discarding a truncated or garbled file: Jinja checks the format, but
+    unpickles the checksum unguarded."""
 
     def load_bytecode(self, bucket) -> None:
-        if self.fresh:
-            return
         try:
             super().load_bytecode(bucket)
         except Exception as error:  # unpickling garbage raises many kinds
@@ -151,7 +145,9 @@ class Conversions:
         if self.cache_dir:
             folder = self.cache_dir / TEMPLATES
             folder.mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = KeptBytecodeCache(str(folder), self.fresh)
+            env.bytecode_cache = KeptBytecodeCache(str(folder))
+            if self.fresh:
+                env.bytecode_cache.clear()
         return env
 
     def save(self) -> None:

@@ -9,7 +9,7 @@ import textwrap
 from typing import NamedTuple
 
 from engine.page.markers import MARKERS
-from engine.page.model import Expectation
+from engine.page.model import Expectation, page_slug
 from engine.run.results import Figure
 
 
@@ -54,10 +54,10 @@ def marker_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-def figure_uris(figure: Figure, slug: str) -> tuple[str, str]:
+def figure_uris(figure: Figure, page_path: str) -> tuple[str, str]:
     """The site paths of a chart's light and dark SVG, named by their content."""
     return tuple(
-        f"figures/{slug}/{hashlib.sha256(svg.encode()).hexdigest()[:12]}-{theme}.svg"
+        f"figures/{page_slug(page_path)}/{hashlib.sha256(svg.encode()).hexdigest()[:12]}-{theme}.svg"
         for theme, svg in (("light", figure.light), ("dark", figure.dark))
     )
 

@@ -22,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from engine.page.model import Page, page_slug, page_stem
+from engine.page.model import Page, page_stem
 from engine.page.policy import policy
 from engine.run.files import write_if_changed
 from engine.run.results import Figure, Outcome
@@ -30,7 +30,6 @@ from engine.site import render, setup_steps
 from engine.site.kept import Kept, toc_tokens
 from engine.site.labels import VIEW_OPT_IN, figure_size, figure_uris
 from engine.site.notebooks import dumps, notebook_uri
-from engine.site.sections import wrap_sections
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
@@ -51,7 +50,7 @@ def add(page: Page, notebook: dict, outcomes: list[Outcome], files: Files, confi
     figures = {}
     for outcome in outcomes:
         for figure in outcome.figures:
-            figures[figure.light] = figure_html(figure, page_slug(page.path), here, files)
+            figures[figure.light] = figure_html(figure, page.path, here, files)
     front_matter = {
         "title": f"{page.title} (notebook)",
         "description": f"The notebook of the page '{page.title}': {page.meta['description']}",
@@ -102,12 +101,12 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
     return view
 
 
-def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
+def figure_html(figure: Figure, page_path: str, here: str, files: Files) -> str:
     """The chart's two renderings as the Markdown page shows them (Material hides the one that
     does not match the colour scheme); the SVG files are those the hook added to the site."""
     width, height = figure_size(figure)
     images = []
-    for theme, uri in zip(("light", "dark"), figure_uris(figure, slug), strict=True):
+    for theme, uri in zip(("light", "dark"), figure_uris(figure, page_path), strict=True):
         if files.get_file_from_path(uri) is None:
             raise PluginError(f"notebook view: the chart {uri} is not on the site")
         images.append(
@@ -116,10 +115,6 @@ def figure_html(figure: Figure, slug: str, here: str, files: Files) -> str:
             f'height="{height}" loading="lazy" decoding="async">'
         )
     return "\n".join(images)
-
-
-def is_view(page) -> bool:
-    return page.file.src_uri.endswith("/notebook.ipynb")
 
 
 # ---------------------------------------------------------------- its render
@@ -138,6 +133,7 @@ OPTIONS = {
     "custom_template": str(TEMPLATE),
     "cache": False,
 }
+# the Pygments CSS mkdocs-jupyter appends: the view uses the site's code colours
 INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
@@ -187,24 +183,23 @@ class ViewRenderer:
         return self.plugin
 
     def on_pre_page(self, page, config, files):
-        if not is_view(page):
+        if not page.file.src_uri.endswith("/notebook.ipynb"):  # not a view
             return page
         key = render_key(Path(page.file.abs_src_path).read_bytes(), config["theme"].name)
         self.views[page.file.src_uri] = made = json.loads(self.renders.kept(key) or "{}")
-        convert = None if made else self._jupyter_render(page, config, files)
+        convert = None
+        if not made:  # mkdocs-jupyter's render of a view that changed, as its on_pre_page sets it
+            plugin = self._jupyter(config)
+            if not plugin.should_include(page.file):
+                uri = page.file.src_uri
+                raise PluginError(f"{uri}: mkdocs-jupyter's options leave this view out")
+            convert = plugin.on_pre_page(page, config, files).render
         page.render = self._render(convert, key, made).__get__(page)
         return page
 
-    def _jupyter_render(self, page, config, files):
-        """mkdocs-jupyter's render of a view that changed, as its ``on_pre_page`` sets it."""
-        plugin = self._jupyter(config)
-        if not plugin.should_include(page.file):
-            raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter's options leave this view out")
-        return plugin.on_pre_page(page, config, files).render
-
     def on_page_read_source(self, page, config) -> str | None:
         """A view's front matter, from its notebook's metadata (mkdocs-jupyter reads it)."""
-        made = self.views.get(page.file.src_uri) if is_view(page) else None
+        made = self.views.get(page.file.src_uri)  # None for a page that is no view
         if made is None:
             return None
         if "source" not in made:
@@ -219,7 +214,7 @@ class ViewRenderer:
                 self.conversions += 1
                 made_now = {
                     "source": made["source"],
-                    "content": finished(page.content),
+                    "content": render.finished(INLINE_STYLE.sub("", page.content)),
                     "toc": toc_tokens(page.toc.items),
                     "title": vars(page).get("title"),  # set only if the render titled the page
                 }
@@ -231,10 +226,3 @@ class ViewRenderer:
                 page.title = made["title"]
 
         return kept_render
-
-
-def finished(content: str) -> str:
-    """The view's HTML as the site's pages have it: ❌/✅ drawn, in sections, and without the
-    Pygments CSS mkdocs-jupyter appends (the view uses the site's code colours)."""
-    content = INLINE_STYLE.sub("", content)
-    return wrap_sections(render.draw_symbols(render.unwrap_plain_tokens(content)))

@@ -6,6 +6,7 @@ and the reference solutions in an appendix."""
 from __future__ import annotations
 
 import doctest
+import itertools
 import json
 import posixpath
 from functools import partial
@@ -58,13 +59,9 @@ def page_url(page_path: str) -> str:
 CELL_BREAK = None
 
 
-def _node(**fields) -> nbformat.NotebookNode:
-    """A cell or an output unchecked: ``page_to_notebook`` validates the whole notebook once."""
-    return nbformat.from_dict(fields)
-
-
-def _code_cell(source: str, metadata: dict | None = None, outputs=None):
-    return _node(
+def _code_cell(source: str, metadata: dict | None = None, outputs=None) -> dict:
+    """Cells and outputs are dicts, unchecked: ``page_to_notebook`` validates the notebook once."""
+    return dict(
         id="",
         cell_type="code",
         metadata=metadata or {},
@@ -74,27 +71,14 @@ def _code_cell(source: str, metadata: dict | None = None, outputs=None):
     )
 
 
-def _as_solution(part):
-    """Tag a reference solution's code cell: the notebook view folds it, as the page does."""
-    if isinstance(part, str) or part is CELL_BREAK or part.cell_type != "code":
-        return part
-    part.metadata.setdefault("tags", []).append("solution")
-    return part
-
-
 def _cells(parts: list) -> list:
     """The notebook's cells: runs of Markdown parts joined into one cell each."""
-    cells, texts = [], []
-    for part in [*parts, CELL_BREAK]:
-        if isinstance(part, str):
-            texts.append(part.strip("\n"))
-            continue
-        text = "\n\n".join(t for t in texts if t.strip()).strip()
-        texts = []
-        if text:
-            cells.append(_node(id="", cell_type="markdown", metadata={}, source=text))
-        if part is not CELL_BREAK:
-            cells.append(part)
+    cells = []
+    for is_text, run in itertools.groupby(parts, lambda part: isinstance(part, str)):
+        if not is_text:
+            cells += [part for part in run if part is not CELL_BREAK]
+        elif text := "\n\n".join(t.strip("\n") for t in run if t.strip()).strip():
+            cells.append(dict(id="", cell_type="markdown", metadata={}, source=text))
     return cells
 
 
@@ -214,8 +198,11 @@ def page_to_notebook(
     for node in solutions:
         section = page.blocks[next(node.block_indexes())].section
         parts.append(f"### {section}: {node.title.lower()}")
-        parts += [_as_solution(part) for part in _render(node.children, page, outcomes, prose)]
-    cells = _cells(parts)
+        solution = _render(node.children, page, outcomes, prose)
+        for cell in (part for part in solution if not isinstance(part, str)):
+            cell["metadata"].setdefault("tags", []).append("solution")  # the view folds it
+        parts += solution
+    cells = nbformat.from_dict(_cells(parts))  # NotebookNodes, as nbformat reads a notebook
     for number, cell in enumerate(cells, start=1):
         cell["id"] = f"cell-{number}"  # deterministic, so a rebuild writes the same file
     metadata = {
@@ -224,7 +211,7 @@ def page_to_notebook(
         "jitdocs": {"page": page.path, "environment": environment or {}},
     }
     # nbformat's v4 notebook, validated: the one schema check of the notebook and all its cells
-    return nbformat.v4.new_notebook(metadata=_node(**metadata), cells=cells)
+    return nbformat.v4.new_notebook(metadata=nbformat.from_dict(metadata), cells=cells)
 
 
 def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
@@ -331,13 +318,13 @@ def _runnable(block: Block) -> str:
 def _outputs(outcome: Outcome) -> list[dict]:
     outputs: list[dict] = []
     if outcome.output:
-        outputs.append(_node(output_type="stream", name="stdout", text=outcome.output))
+        outputs.append(dict(output_type="stream", name="stdout", text=outcome.output))
     for figure in outcome.figures:
         data = {"image/svg+xml": figure.light, "text/plain": figure.alt}
-        outputs.append(_node(output_type="display_data", metadata={}, data=data))
+        outputs.append(dict(output_type="display_data", metadata={}, data=data))
     if outcome.error_type:
         first, traceback = first_line(outcome.error_message), outcome.error.splitlines()
         outputs.append(
-            _node(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
+            dict(output_type="error", ename=outcome.error_type, evalue=first, traceback=traceback)
         )
     return outputs

@@ -1,6 +1,7 @@
-"""The practice items (exercises, quiz questions, practice-track lessons) and the chapters each
-one practises, read from the practice pages' own links to the course: each chapter ends with a
-"Practise this" box built from them, and the home page counts them, so neither can go stale."""
+"""The course's chapters (the nav's sections that the policy's `course-sections` names) with the
+home page's table of them, and the practice items (exercises, quiz questions, practice-track
+lessons) with the chapters their own links name: each chapter ends with a "Practise this" box
+built from them, and the home page counts them, so neither can go stale."""
 
 from __future__ import annotations
 
@@ -8,11 +9,38 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from engine.page.model import Page
+from engine.page.model import MarkupError, Page
 from engine.page.policy import policy
 from engine.page.syntax import HEADING, linked_pages, outside_fences
+from engine.site.labels import table_cell
 
 HEADING_ID = re.compile(r"\{\s*#(?P<id>[\w-]+)\s*\}\s*$")
+
+
+def course_nav(nav: list) -> list[tuple[str, str]]:
+    """The (title, docs path) of each page in the nav's chapter sections, in reading order."""
+    names = policy().course_sections
+    parts = [item[name] for item in nav if isinstance(item, dict) for name in item if name in names]
+    return [
+        (title, f"docs/{uri}") for part in parts for entry in part for title, uri in entry.items()
+    ]
+
+
+def course_table(course: list[tuple[str, str]], pages: dict[str, Page], page_path: str) -> str:
+    """The home page's course table: each row a link and the page's `learn:` line."""
+    here = posixpath.dirname(page_path)
+    rows = []
+    for title, path in course:
+        learn = pages[path].learn if path in pages else ""
+        if not learn:
+            raise MarkupError(
+                f"{path}: its front matter has no `learn:` line, which the home page's "
+                "course table shows (what a reader can do after the page)"
+            )
+        rows.append(
+            f"| [{table_cell(title)}]({posixpath.relpath(path, here)}) | {table_cell(learn)} |"
+        )
+    return "| Section | You will be able to |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 class Item(NamedTuple):

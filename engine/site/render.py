@@ -13,11 +13,11 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.page.claims import by_block
-from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_slug, page_stem
+from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_stem
 from engine.page.syntax import code_fence
 from engine.run import terminal
-from engine.run.results import Outcome, PageResult
-from engine.site import course_table, practice, setup_steps, version_notes
+from engine.run.results import Figure, Outcome, PageResult
+from engine.site import practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import (
@@ -31,6 +31,7 @@ from engine.site.labels import (
     marker_table,
 )
 from engine.site.notebooks import notebook_uri
+from engine.site.sections import wrap_sections
 
 
 @dataclass
@@ -138,9 +139,7 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
     if outcome.error_type:
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
         parts += site.errors.link(block)
-    for figure in outcome.figures:
-        uris = figure_uris(figure, page_slug(block.page))  # the files the run step added
-        parts.append(render_figure(figure.alt, uris, block.page, figure_size(figure)))
+    parts += [render_figure(figure, block.page) for figure in outcome.figures]
     if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
@@ -201,10 +200,11 @@ def render_code(block: Block) -> str:
     return code
 
 
-def render_figure(alt: str, uris: tuple[str, str], page_path: str, size=None) -> str:
+def render_figure(figure: Figure, page_path: str) -> str:
     here = posixpath.dirname(page_stem(page_path))
-    alt_text = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    light, dark = (posixpath.relpath(uri, here or ".") for uri in uris)
+    alt_text = figure.alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    light, dark = (posixpath.relpath(uri, here or ".") for uri in figure_uris(figure, page_path))
+    size = figure_size(figure)
     # width/height reserve the chart's box before it loads (no layout shift; CSS scales it);
     # lazy loading means the variant hidden by the colour scheme is never downloaded.
     attrs = ".jd-figure" + (f' width="{size[0]}" height="{size[1]}"' if size else "")
@@ -225,7 +225,7 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
         steps = setup_steps.render(directive.value, site.site_url)
         return indent(steps, directive.indent)
     if directive.name == "course-table":
-        return course_table.render(site.course, site.pages, page_path)
+        return practice.course_table(site.course, site.pages, page_path)
     if directive.name == "practice-counts":
         return practice.counts(site.practice) + "\n"
     if directive.name == "error-index":
@@ -240,28 +240,23 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
 SYMBOLS = {"❌": ("wrong", "Wrong"), "✅": ("right", "Right")}
 SYMBOL = re.compile("([❌✅])\ufe0f?")
 TEXT_OR_MARKUP = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<[^>]*>)", re.DOTALL)
-
-
-def draw_symbols(content: str) -> str:
-    """Each ❌ and ✅ in the page's text, not in its code or inside a tag, as a drawn symbol."""
-    pieces = TEXT_OR_MARKUP.split(content)
-    for i in range(0, len(pieces), 2):  # the text between the markup
-        pieces[i] = SYMBOL.sub(_symbol, pieces[i])
-    return "".join(pieces)
-
-
-def _symbol(match: re.Match) -> str:
-    kind, name = SYMBOLS[match[1]]
-    return f'<span class="jd-symbol jd-symbol--{kind}" role="img" aria-label="{name}"></span>'
-
-
 # Pygments' name and whitespace tokens look like plain code text (tests/test_site.py checks
 # Material's CSS), yet were a quarter of a long page's elements for a phone to style at start-up.
 PLAIN_TOKEN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
 
-def unwrap_plain_tokens(content: str) -> str:
-    return PLAIN_TOKEN.sub(r"\1", content)
+def finished(content: str) -> str:
+    """A page's HTML as the site serves it: Pygments' plain tokens unwrapped, each ❌ and ✅ in its
+    text (not in its code or inside a tag) drawn, and laid out in sections."""
+    pieces = TEXT_OR_MARKUP.split(PLAIN_TOKEN.sub(r"\1", content))
+    for i in range(0, len(pieces), 2):  # the text between the markup
+        pieces[i] = SYMBOL.sub(_symbol, pieces[i])
+    return wrap_sections("".join(pieces))
+
+
+def _symbol(match: re.Match) -> str:
+    kind, name = SYMBOLS[match[1]]
+    return f'<span class="jd-symbol jd-symbol--{kind}" role="img" aria-label="{name}"></span>'
 
 
 def render_provenance(result: PageResult, build_env: dict) -> str:

@@ -11,14 +11,14 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from engine.page.model import MarkupError, Page, page_slug
+from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import compatibility, record
-from engine.run.files import log
+from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import course_table, extension, practice, setup_steps, version_notes
+from engine.site import extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -62,7 +62,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
         add_notebook(site, site.pages[path], result)
     add_robots_txt(site)
     site.files[setup_steps.CHECKER_URI] = setup_steps.checker_script(root)
-    site.course = course_table.course_nav(config.get("nav") or [])
+    site.course = practice.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
     site.compatibility = compatibility.load(root / compatibility.DATA) or {}
     site.errors = Index.of(site.pages, site.results)
@@ -81,7 +81,7 @@ def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> No
 def add_figures(site: Site, page: Page, result) -> None:
     """Each chart's light and dark SVG, named by their content."""
     for figure in (figure for outcome in result.outcomes for figure in outcome.figures):
-        uris = figure_uris(figure, page_slug(page.path))
+        uris = figure_uris(figure, page.path)
         for uri, svg in zip(uris, (figure.light, figure.dark), strict=True):
             site.files.setdefault(uri, svg)
 
@@ -130,9 +130,7 @@ def build_with_zensical(root: Path, site_dir: str) -> int:
         log.error("zensical build failed: %s", error)
         return 1
     for uri, content in site.files.items():
-        target = root / site_dir / uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        write_if_changed(root / site_dir / uri, content)
     return 0
 
 

@@ -186,14 +186,12 @@ def least_heights(fragment: str) -> tuple[int, int]:
     )
 
 
-def wrap_sections(content: str) -> str:
+def wrap_sections(content: str, found: list[tuple[str, bool, int, int]] | None = None) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
     MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
-    that is one element holding headings (a notebook view's wrappers) is wrapped inside it."""
-    return _wrap(content, tags(content))
-
-
-def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
+    that is one element holding headings (a notebook view's wrappers) is wrapped inside it, from
+    the tags ``found`` when the page was scanned."""
+    found = tags(content) if found is None else found
     elements = top_level_elements(found)
     if len(elements) == 1 and elements[0][1]:
         _, _, start, end = elements[0]
@@ -204,7 +202,7 @@ def _wrap(content: str, found: list[tuple[str, bool, int, int]]) -> str:
             for name, closes, at, to in found
             if inner_start <= at and to <= inner_end
         ]  # the tags inside, scanned once with the page
-        wrapped = _wrap(content[inner_start:inner_end], inner)
+        wrapped = wrap_sections(content[inner_start:inner_end], inner)
         return content[:inner_start] + wrapped + content[inner_end:]
     pieces, run, height, done, near = [], "", 0, 0, False
     phone_above = wide_above = 0
