@@ -17,7 +17,9 @@
 Goals (issue #28, "Use both cores"): cold <= 1.0 x baseline, warm rebuild <= 3.0 s, test suite
 <= 300 s (issue #51); warm Zensical no slower than warm MkDocs (issue #50). Each row
 is a ``Row`` made by a function in ``measure_rows``; each goal is a line in ``checks``.
-Exits non-zero when a goal or an execution count is missed.
+Exits non-zero when a goal or an execution count is missed. The goals are for an otherwise
+idle machine: beside one CPU-bound process the cold build has one core, as the bare run always
+has, and its ratio to the bare run rises above 1 (1.11 on a fresh clone beside `yes`).
 """
 
 from __future__ import annotations
@@ -297,9 +299,15 @@ def suite_checks(rows: dict[str, Row]) -> list[tuple[str, bool]]:
 def main() -> int:
     targets = pages_with_code()
     print(f"pages with code: {len(targets)}, blocks: {sum(len(p.blocks) for p in targets)}")
+    load_at_start = os.getloadavg()[0]
     rows = measure_rows(targets, suite="--no-suite" not in sys.argv[1:])
     for row in rows.values():
         print(row)
+    # The cold build beats the bare run by using both cores: a busy machine leaves it fewer.
+    print(
+        f"1-minute load average: {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at "
+        "the end (the goals assume an otherwise idle machine)"
+    )
     results = checks(rows)
     for text, ok in results:
         print(("PASS  " if ok else "FAIL  ") + text)
