@@ -67,7 +67,7 @@ def test_every_question_of_the_site_links_to_a_section_that_exists():
     paths = {f"docs/{row['answer'].split('#')[0]}" for row in rows}
     pages = {path: read_page(path, ROOT) for path in paths}
     text = questions.render(rows, pages, "docs/reference/questions.md")
-    assert text.count("\n- ") == len(rows) >= 70
+    assert text.count("\n- ") == len(rows) >= 80
     assert len({row["asked"] for row in rows}) == len(rows), "a question is listed twice"
     thread = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+")
     assert all(thread.fullmatch(row["source"]) for row in rows), "a source is not a thread"

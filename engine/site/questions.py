@@ -73,6 +73,9 @@ def render(rows: list[dict], pages: dict[str, Page], page_path: str) -> str:
             f"  Answered in [{section}]({link}) · asked in "
             f"[{thread.replace('/pull/', ' PR #')}]({row['source']})"
         )
-    return "\n\n".join(
-        f"## {pages[path].title}\n\n" + "\n".join(items) for path, items in parts.items()
-    ) + "\n"
+    return (
+        "\n\n".join(
+            f"## {pages[path].title}\n\n" + "\n".join(items) for path, items in parts.items()
+        )
+        + "\n"
+    )
