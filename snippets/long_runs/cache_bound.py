@@ -7,7 +7,6 @@ not installed: JAX needs it to evict entries).
 """
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
