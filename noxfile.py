@@ -439,6 +439,16 @@ def matrix(session: nox.Session) -> None:
         session.run("python", "-m", "engine.tools.matrix", "--record", requirement)
 
 
+@nox.session(python=PYTHON)
+def accelerator(session: nox.Session) -> None:
+    """The pages' claims and device outputs on a TPU: `-- wheels` here, `-- record` there
+    (MAINTAINERS.md, "Recording on an accelerator"; engine/tools/accelerator.py)."""
+    install(session, "docs")
+    if session.posargs[:1] == ["wheels"]:
+        session.install("pip")  # `pip download` fetches wheels for another machine; uv cannot
+    session.run("python", "-m", "engine.tools.accelerator", *(session.posargs or ["pages"]))
+
+
 LIGHTHOUSE_VERSION = "12.2.3"
 
 
