@@ -57,6 +57,7 @@ def main() -> int:
             send(event="failed", index=index, failure=error.failure.to_dict())
             if not request.get("keep_going"):
                 return 1
+            continue
         send(event="done", index=index, outcome=outcome.to_dict())
     send(event="environment", environment=environment())
     return 0
