@@ -64,3 +64,12 @@ def output(data: dict, page: Page, index: int) -> tuple[str, dict] | None:
         return None
     text = record.get("outputs", {}).get(output_id(page, index))
     return None if text is None else (text, record)
+
+
+KINDS = {"TPU v5 lite": "TPU v5e"}  # JAX's device_kind -> the name the chip is sold under
+
+
+def device_name(record: dict) -> str:
+    """``tpu (TPU v5 lite, 1 device(s))`` -> ``TPU v5e``."""
+    kind = record.get("device", "").partition("(")[2].partition(",")[0] or "accelerator"
+    return KINDS.get(kind, kind)

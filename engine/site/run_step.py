@@ -14,7 +14,7 @@ from pathlib import Path
 from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
-from engine.run import compatibility, record
+from engine.run import accelerator, compatibility, record
 from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
@@ -65,6 +65,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
     site.course = practice.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
     site.compatibility = compatibility.load(root / compatibility.DATA) or {}
+    site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
     log.info(version_notes.summary(list(site.pages.values()), site.compatibility or None))
     return site

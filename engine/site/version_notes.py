@@ -12,6 +12,7 @@ from collections import Counter
 
 from engine.page.model import Page, page_stem
 from engine.page.policy import policy
+from engine.run import accelerator
 from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
 from engine.run.environment import locked_versions
 from engine.site import labels
@@ -212,24 +213,83 @@ def notes_anchor(path: str) -> str:
     return "notes-" + re.sub(r"[^a-z0-9]+", "-", page_stem(path))
 
 
-def title_badge(page: Page, data: dict | None) -> str:
-    """The page badge, for the line after the H1 of course and track pages."""
+def title_badge(page: Page, data: dict | None, device: dict | None = None) -> str:
+    """The page badge, for the line after the H1 of course and track pages; then, for a page
+    recorded on an accelerator, how many of its claims hold there."""
     badge = page_badge(page, data, page.path) if page.path.startswith(policy().noted_pages) else ""
+    badge = " ".join(filter(None, [badge, device_badge(page, device or {})]))
     return f"\n{badge}\n" if badge else ""
+
+
+def device_badge(page: Page, device: dict) -> str:
+    """``On a TPU v5e: 6 of 8 claims hold``, linked to the page's table; "" if not recorded."""
+    record = accelerator.page_record(device, page)
+    if record is None or not page.claims:
+        return ""
+    found = [record["verdicts"].get(c.id, {}).get("verdict") for c in page.claims]
+    held = found.count(HOLDS)
+    where = accelerator.device_name(record)
+    text = f"On a {where}: " + (
+        f"all {held} claims hold" if held == len(found) else f"{held} of {len(found)} claims hold"
+    )
+    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(page.path)) + "#" + notes_anchor(page.path)
+    return f"[{text}]({link}){{ .jd-compat .jd-compat--older }}"
+
+
+def device_cell(device: dict, page: Page, claim_id: str) -> str:
+    """The accelerator's cell: ✓ holds, ✗ broke (a link to what), a dash: not recorded."""
+    record = accelerator.page_record(device, page)
+    found = (record or {}).get("verdicts", {}).get(claim_id, {}).get("verdict")
+    if found == BROKEN:
+        return f" [✗](#{_anchor({'jax': 'device'}, claim_id)}) |"
+    return " ✓ |" if found == HOLDS else f" {DASH} |"
+
+
+def device_details(pages: dict[str, Page], device: dict) -> str:
+    """What failed on the accelerator, claim by claim, with why (its page's device-note)."""
+    lines = []
+    for page in pages.values():
+        record = accelerator.page_record(device, page)
+        for claim in page.claims if record else []:
+            found = record["verdicts"].get(claim.id, {})
+            if found.get("verdict") == BROKEN:
+                why = page.blocks[claim.blocks[0]].device_note or ""
+                lines += [
+                    f"**{accelerator.device_name(record)}**, {_code_spans(found['where'])}: "
+                    f"{html.escape(why)} Recorded: {_code_spans(found['error'])}"
+                    f"\n{{: #{_anchor({'jax': 'device'}, claim.id)} }}",
+                    "",
+                ]
+    if not lines:
+        return ""
+    records = {accelerator.device_name(r): r for r in device.get("pages", {}).values()}
+    column = "; ".join(
+        f"{name}: JAX {r['versions']['jax']}, libtpu {r['versions'].get('libtpu', DASH)}, "
+        f"recorded {r['date']} with `nox -s accelerator`"
+        for name, r in records.items()
+    )
+    return "\n".join(["", f"Accelerator column: {column}.", "", *lines])
 
 
 # ---------------------------------------------------------------- the version-notes page
 
 
-def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str) -> str:
+def render(
+    pages: dict[str, Page], data: dict | None, env: dict, page_path: str, device: dict | None = None
+) -> str:
     """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
     a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
     here = posixpath.dirname(page_path)
+    device = device or {}
     names = "".join(f" JAX {r['jax']} |" for r in tested(data))  # a column per release
-    separators = " :-: |" * len(tested(data))
+    kinds = {accelerator.device_name(r) for r in device.get("pages", {}).values()}
+    names += "".join(f" {kind} |" for kind in sorted(kinds)[:1])  # the recorded accelerator
+    separators = " :-: |" * (len(tested(data)) + min(len(kinds), 1))
     sections = []
     for path, parsed in sorted(pages.items()):
         rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
+        if kinds:
+            rows = [row + device_cell(device, parsed, c) for row, c in zip(rows, claim_ids, strict=True)]
         if not rows:
             continue
         broken = any(verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
@@ -243,7 +303,8 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         sections.append(f'{anchor}{fold} abstract "{title}"\n\n{body}\n')
     if not sections:
         return "No contracts or facts on the site yet.\n"
-    return f"{verified_with(env)}\n\n" + "\n".join(sections) + details(data)
+    tail = details(data) + device_details(pages, device)
+    return f"{verified_with(env)}\n\n" + "\n".join(sections) + tail
 
 
 def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:
