@@ -91,6 +91,7 @@ class Finding:
     summary: str
     index: int | None  # the block that failed, when known
     follows: bool = False  # an earlier block on the page failed first
+    timing: bool = False  # a timing claim fell short (or could not measure): load can do that
 
 
 @dataclass
@@ -139,7 +140,9 @@ def classify(failure: Failure, page: Page) -> Finding:
         summary = f"{label} {error}"
     else:
         summary = failure.summary.replace("the ❌ block ", "❌ ") + (f" {error}" if error else "")
-    return Finding(kind, failure.where, summary, failure.index)
+    short = any(claim.get("margin", 1.0) < 1.0 for claim in failure.timing_claims)
+    timing = failure.kind == Kind.SHARED_CPU or short
+    return Finding(kind, failure.where, summary, failure.index, timing=timing)
 
 
 def relax(block: Block) -> Block:
