@@ -133,8 +133,8 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
-        "page_rule: a rule every new page of some part must keep; engine/tools/scaffold.py's "
-        "RULES lists it, and `nox -s new` prints it (tests/test_scaffold.py compares the two)",
+        "page_rule: a rule every new page of some part must keep; engine/tools/checklist.py "
+        "lists it and `nox -s new` prints it (tests/test_scaffold.py compares the two)",
     )
     if UNIT_RUN:
         config.stash[GUARD_KEY] = unit_guard.install()
@@ -181,11 +181,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if unnamed:  # proven another way in a full run (the test's docstring says how)
         items[:] = [item for item in items if item not in unnamed]
         config.hook.pytest_deselected(items=unnamed)
-    config.addinivalue_line(
-        "markers",
-        "page_rule: a rule every new page of some part must keep; engine/tools/scaffold.py's "
-        "RULES lists it, and `nox -s new` prints it (tests/test_scaffold.py compares the two)",
-    )
     if UNIT_RUN:
         config.stash[GUARD_KEY].refused.clear()  # a module refused at import failed collection
         other = [item for item in items if not item.get_closest_marker(UNIT_MARK)]

@@ -12,7 +12,7 @@ import yaml
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run.pages import run_page
-from engine.tools import scaffold
+from engine.tools import checklist, scaffold
 from engine.tools.scaffold import ScaffoldError, add_nav_entry
 from tests.helpers import page as parse_made_up
 
@@ -104,12 +104,12 @@ def test_the_checklist_lists_every_rule_the_tests_enforce_on_a_new_page():
     """A test that holds new pages to a rule is marked `page_rule`; the scaffold's checklist
     must name it, so a rule added to the tests without a line in the checklist fails here."""
     marked = page_rule_tests()
-    listed = {rule.test for rule in scaffold.RULES if rule.test}
+    listed = {rule.test for rule in checklist.RULES if rule.test}
     assert len(marked) >= 10
-    assert marked - listed == set(), "add these to engine/tools/scaffold.py's RULES"
+    assert marked - listed == set(), "add these to engine/tools/checklist.py's RULES"
     assert listed - marked == set(), "RULES names tests not marked @pytest.mark.page_rule"
     contributing = (ROOT / "CONTRIBUTING.md").read_text("utf-8")
-    missing = [rule.name for rule in scaffold.RULES if f"**{rule.name}**" not in contributing]
+    missing = [rule.name for rule in checklist.RULES if f"**{rule.name}**" not in contributing]
     assert not missing, f"CONTRIBUTING.md's checklist does not name {missing}"
 
 
@@ -119,7 +119,7 @@ def test_each_part_gets_its_checklist_and_the_shape_its_tests_hold(small_project
     plan = scaffold.plan(small_project, f"{part}/demo-page", "Demo")
     scaffold.write(plan)
     text = plan.files[plan.page]
-    assert ("notebook_view: true\n" in text) == (part in scaffold.CHAPTERS)
+    assert ("notebook_view: true\n" in text) == (part in checklist.CHAPTERS)
     parsed = parse_made_up(text, f"docs/{part}/demo-page.md", root=small_project)
     lines = text.splitlines()
     title = lines.index("# Demo")
@@ -132,10 +132,10 @@ def test_each_part_gets_its_checklist_and_the_shape_its_tests_hold(small_project
     assert "running_total" in visible  # the snippet's code is among what a reader sees
     assert not re.search(r"^\s*assert\b|jitkit", visible, re.M)  # proof stays folded
 
-    printed = scaffold.checklist(part, f"docs/{part}/demo-page.md")
-    for rule in scaffold.RULES:
+    printed = checklist.checklist(part, f"docs/{part}/demo-page.md")
+    for rule in checklist.RULES:
         assert (f"  - {rule.name}: " in printed) == (part in rule.parts), rule.name
-    assert ("Quiz stub" in printed) == (part in scaffold.CHAPTERS)
+    assert ("Quiz stub" in printed) == (part in checklist.CHAPTERS)
     if part == "beyond":
         assert "demand-table rows" in printed and "../beyond/demo-page.md" in printed
 

@@ -1,6 +1,6 @@
 """What another JAX would change on the site: ``nox -s drift -- "jax==0.11.*"``.
 
-CONTRIBUTING.md ("Maintainers: what would a new JAX change?") says what it runs and reports; it
+MAINTAINERS.md ("What would a new JAX change?") says what it runs and reports; it
 also exits 1 when a page timed out or crashed. A failing block is wrapped in ``try``/``except``
 and the page run again (``MAX_RERUNS``) to reach later blocks.
 """
