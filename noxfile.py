@@ -423,7 +423,8 @@ def drift(session: nox.Session) -> None:
 def matrix(session: nox.Session) -> None:
     """Which JAX releases each claim holds on, into docs/data/compatibility.json
     (engine/tools/matrix.py): `-- --page docs/<part>/<slug>.md` checks one page against the
-    releases already recorded and merges its verdicts; no argument re-runs every page on them.
+    releases already recorded (or `--releases` some of them) and merges its verdicts; no argument
+    re-runs every page on them.
     Only `-- --releases default` (the newest patch of the three newest minor series other than
     the pinned one's) or `-- --releases "jax==0.10.*" ...` changes the release list. The pinned
     JAX runs in this session's venv; each other release in its own, made once under

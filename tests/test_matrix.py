@@ -211,8 +211,10 @@ def test_the_session_runs_the_recorded_releases_unless_a_maintainer_names_others
                       "new": True}  # fmt: skip
     named = matrix.session_plan(["--releases", "jax==0.10.*"], data)
     assert named["releases"] == ["jax==0.10.*"] and named["new"]
-    with pytest.raises(SystemExit):
-        matrix.session_plan(["--page", "docs/course/demo.md", "--releases", "default"], data)
+    one = matrix.session_plan(["--page", "docs/course/demo.md", "--releases", "jax==0.9.2"], data)
+    assert one == {"pages": ["docs/course/demo.md"], "releases": ["jax==0.9.2"], "new": False}
+    with pytest.raises(SystemExit):  # a page run never adds a release
+        matrix.session_plan(["--page", "docs/course/demo.md", "--releases", "jax==0.13.0"], data)
 
 
 @pytest.mark.unit

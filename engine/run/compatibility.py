@@ -51,7 +51,6 @@ def merge(entry: dict, path: Path, pages: list[str]) -> dict:
         found[key] = kept + entry.get(key, [])
         if not found[key] and key == "not_measured":
             del found[key]
-    found["date"] = entry["date"]
     # an alias is needed only while some release has no record under the claim's own id
     data["aliases"] = {
         new: old

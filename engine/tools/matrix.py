@@ -135,20 +135,24 @@ def session_plan(args: list[str], data: dict | None, versions=None) -> dict:
     """What ``nox -s matrix -- ARGS`` runs: ``{"pages": [...], "releases": [...], "new": bool}``.
 
     ``--page docs/x.md`` (repeatable) runs only those pages against the recorded releases and
-    merges their verdicts; ``--releases default`` or ``--releases "jax==0.10.*" ...`` (a
-    maintainer's choice) replaces the release list and runs every page. ``versions`` is called
-    for the package index's list only when ``default`` asks for it.
+    merges their verdicts (with ``--releases``, against those of them only). Without ``--page``,
+    ``--releases default`` or ``--releases "jax==0.10.*" ...`` (a maintainer's choice) replaces
+    the release list and runs every page. ``versions`` is called for the package index's list
+    only when ``default`` asks for it.
     """
     parser = argparse.ArgumentParser(prog="nox -s matrix --")
     parser.add_argument("--page", action="append", default=[], metavar="docs/<part>/<slug>.md")
     parser.add_argument("--releases", nargs="+", metavar="REQUIREMENT")
     parsed = parser.parse_args(args)
+    recorded = recorded_requirements(data)
     if parsed.page and parsed.releases:
-        parser.error("--page checks the recorded releases; --releases re-runs every page")
+        if unknown := [r for r in parsed.releases if r not in recorded]:
+            parser.error(f"--page checks recorded releases ({', '.join(recorded)}), not {unknown}")
+        return {"pages": parsed.page, "releases": parsed.releases, "new": False}
     if parsed.releases == ["default"]:
         releases = default_releases(locked_versions()["jax"], (versions or index_versions)())
     else:
-        releases = parsed.releases or recorded_requirements(data)
+        releases = parsed.releases or recorded
     return {"pages": parsed.page, "releases": releases, "new": bool(parsed.releases)}
 
 
