@@ -43,9 +43,13 @@ def merge(entry: dict, path: Path, pages: list[str]) -> dict:
             "adds releases with `nox -s matrix -- --releases ...`"
         )
     stems = tuple(page_path.removeprefix("docs/").removesuffix(".md") + "/" for page_path in pages)
-    found["verdicts"] = {
-        claim_id: v for claim_id, v in found["verdicts"].items() if not claim_id.startswith(stems)
-    } | entry["verdicts"]
+    fresh = entry["verdicts"]
+    kept = {  # in place, so that a re-run that changes nothing changes no line of the file
+        claim_id: fresh.get(claim_id, v)
+        for claim_id, v in found["verdicts"].items()
+        if not claim_id.startswith(stems) or claim_id in fresh
+    }
+    found["verdicts"] = kept | fresh
     for key in ("other", "not_measured"):
         kept = [o for o in found.get(key, []) if not o.startswith(tuple(f"{p}:" for p in pages))]
         found[key] = kept + entry.get(key, [])
