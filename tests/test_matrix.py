@@ -239,6 +239,9 @@ def test_a_page_merge_replaces_that_pages_records_only(tmp_path):
     assert [r["jax"] for r in data["releases"]] == ["0.11.2", PINNED]
     assert data["aliases"] == before["aliases"]  # the pinned release still needs it
     assert compatibility.load(path) == data
+    text = path.read_text("utf-8")
+    compatibility.merge(release(PINNED, {"course/a/fact-1": held}), path, ["docs/course/a.md"])
+    assert path.read_text("utf-8") == text  # a re-run that changes nothing changes no line
     with pytest.raises(ValueError, match="not among the recorded releases"):
         compatibility.merge(release("0.13.0", {}), path, ["docs/course/a.md"])
 
