@@ -1,4 +1,4 @@
-"""`nox -s matrix`: stable claim ids, verdicts from drift runs, the stale-data guard, rendering."""
+"""`nox -s matrix`: stable claim ids, verdicts from drift runs, what the data may lack, notes."""
 
 from __future__ import annotations
 
@@ -19,10 +19,7 @@ from tests.helpers import fence, page
 PINNED = environment.locked_versions()["jax"]
 PAGE = "docs/course/pitfalls.md"
 COURSE_PAGE = "docs/course/demo.md"  # where the made-up pages are
-RERUN_HINT = (
-    "editing a contract's or fact's code changes its id: run the page's command the problem"
-    " names, or add an alias in the data file (see MAINTAINERS.md)"
-)
+RERUN_HINT = "the data needs a run of the pinned JAX: `nox -s matrix` (see MAINTAINERS.md)"
 
 
 def release(jax: str, verdicts: dict) -> dict:
@@ -75,9 +72,13 @@ def test_editing_the_code_makes_a_new_id_that_an_alias_maps_to_the_old():
     (old_id,), (new_id,) = [c.id for c in old.claims], [c.id for c in new.claims]
     assert old_id != new_id and old_id.startswith("course/demo/fact-")
     data = all_hold([old], PINNED)
-    assert version_notes.stale([new], data, PINNED) != []
+    assert version_notes.stale([new], data, PINNED) == []  # the edit forces no run
+    assert version_notes.unchecked([new], data) == [new_id]
+    assert version_notes.orphans([new], data) == {
+        f"nox -s matrix -- --page {COURSE_PAGE}": [old_id]
+    }
     data["aliases"] = {new_id: old_id}
-    assert version_notes.stale([new], data, PINNED) == []
+    assert version_notes.unchecked([new], data) == [] and version_notes.orphans([new], data) == {}
     assert version_notes.cells(data, new_id) == " ✓ |"
     broken = {"verdict": "broken", "where": "docs/course/demo.md:2", "error": "AssertionError"}
     data["releases"][0]["verdicts"][old_id] = broken
@@ -95,7 +96,7 @@ def test_a_repeated_block_gets_its_own_id():
     assert len(set(ids)) == 2 and ids[1] == ids[0] + "-2"
 
 
-# ---------------------------------------------------------------- the stale-data guard
+# ---------------------------------------------------------------- what the data may lack
 
 
 @pytest.mark.unit
@@ -105,7 +106,7 @@ def test_the_committed_data_matches_the_pages():
 
 
 @pytest.mark.unit
-def test_a_new_claim_waits_unchecked_and_a_removed_one_names_the_page_command():
+def test_a_new_claim_waits_unchecked_and_a_removed_ones_verdict_waits_for_its_page():
     original = (ROOT / PAGE).read_text(encoding="utf-8")
     data = all_hold([real_page()])
     assert version_notes.stale([real_page()], data, PINNED) == []
@@ -127,9 +128,14 @@ def test_a_new_claim_waits_unchecked_and_a_removed_one_names_the_page_command():
             break
         end = block.end
     removed = real_page(original[: bad.start] + original[end:])
-    (problem,) = version_notes.stale([removed], data, PINNED)
-    assert "no page has course/pitfalls/contract-" in problem
-    assert f"nox -s matrix -- --page {PAGE}" in problem
+    assert version_notes.stale([removed], data, PINNED) == []
+    ((command, ids),) = version_notes.orphans([removed], data).items()
+    assert command == f"nox -s matrix -- --page {PAGE}"
+    assert ids[0].startswith("course/pitfalls/contract-")
+    assert f"({command} clears them)" in version_notes.summary([removed], data)
+    assert version_notes.orphans([], data) == {
+        "nox -s matrix": sorted(ids + [c.id for c in removed.claims])
+    }  # a page that is gone: only a whole run clears its verdicts
 
 
 @pytest.mark.unit
@@ -263,6 +269,12 @@ def test_a_timing_claim_measured_on_a_busy_machine_is_not_recorded_as_a_jax_chan
     plain = drift.Finding("fact", where, "fact no longer holds", 0)
     (found,) = matrix.verdicts(demo, [plain], [None], busy).values()  # not a timing: broken
     assert found["verdict"] == compatibility.BROKEN
+    entry = release("0.11.2", {})
+    entry["not_measured"] = [f"docs/course/hands-on.md:159: {busy}"]
+    shown = version_notes.details({"aliases": {}, "releases": [entry]})
+    assert "Timing checks not recorded: the machine was busy" in shown
+    assert f"**JAX 0.11.2**, docs/course/hands-on.md:159: {busy}" in shown
+    assert "Other checks that broke" not in shown  # never listed as a JAX change
 
 
 @pytest.mark.unit
@@ -286,6 +298,10 @@ def test_save_replaces_a_release_and_keeps_uninstallable_ones(tmp_path):
     assert data["releases"][1]["verdicts"] == {"x": {"verdict": "holds"}}
     assert data["releases"][0]["not_installable"].startswith("not installable on Python 3.")
     assert json.loads(path.read_text("utf-8")) == data
+    data["aliases"] = {"x": "old-x", "y": "old-y"}
+    path.write_text(json.dumps(data), "utf-8")
+    data = compatibility.save(release("0.11.2", {"x": {"verdict": "holds"}}), path)
+    assert data["aliases"] == {"y": "old-y"}  # every release records x itself now
 
 
 # ---------------------------------------------------------------- rendering

@@ -25,6 +25,7 @@ def save(entry: dict, path: Path, new: bool = False) -> dict:
         r for r in data["releases"] if (r.get("jax") or r["requirement"]) != same
     ] + [entry]
     data["releases"].sort(key=lambda r: version_key(r.get("jax") or r["requirement"]))
+    settle_aliases(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return data
@@ -55,14 +56,19 @@ def merge(entry: dict, path: Path, pages: list[str]) -> dict:
         found[key] = kept + entry.get(key, [])
         if not found[key] and key == "not_measured":
             del found[key]
-    # an alias is needed only while some release has no record under the claim's own id
+    settle_aliases(data)
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return data
+
+
+def settle_aliases(data: dict) -> None:
+    """Drop the aliases no release needs: each is needed only while some release has no record
+    under the claim's own id."""
     data["aliases"] = {
         new: old
         for new, old in data.get("aliases", {}).items()
         if not all(new in r["verdicts"] for r in tested(data))
     }
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return data
 
 
 def version_key(version: str) -> tuple[int, ...]:

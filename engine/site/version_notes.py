@@ -32,32 +32,15 @@ PAGE_COMMAND = "nox -s matrix -- --page {path}"
 
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
-    """What the data file has wrong, compared with the pages; empty if current. A claim it has
-    no verdict for is not wrong (``unchecked``: "not yet checked on other releases"); a verdict
-    no page's claim has any more is, with the command that clears it."""
+    """What makes the data file unusable; empty if it can be rendered. A claim it has no
+    verdict for is "not yet checked on other releases" (``unchecked``), and a verdict of a claim
+    no page has is left for the page's next run to clear (``orphans``): neither forces a run."""
     pinned = pinned or locked_versions()["jax"]
     if data is None:
         return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
-    problems = []
     if pinned not in {r["jax"] for r in tested(data)}:
-        problems.append(f"the data has no run of the pinned jax {pinned}")
-    page_ids = {claim.id: page.path for page in pages for claim in page.claims}
-    aliases = data.get("aliases", {})
-    known = set(page_ids) | {aliases[i] for i in page_ids if i in aliases}
-    paths = {page_stem(page.path) + "/": page.path for page in pages}
-    for release in tested(data):
-        by_page: dict[str | None, list[str]] = {}
-        for claim_id in sorted(set(release["verdicts"]) - known):
-            path = next((p for stem, p in paths.items() if claim_id.startswith(stem)), None)
-            by_page.setdefault(path, []).append(claim_id)
-        for path, extra in by_page.items():
-            fix = (
-                f"`{PAGE_COMMAND.format(path=path)}`, or alias an edited claim in the data file"
-                if path
-                else "`nox -s matrix`"
-            )
-            problems.append(f"jax {release['jax']}: no page has {', '.join(extra)} (run {fix})")
-    return problems
+        return [f"the data has no run of the pinned jax {pinned}"]
+    return []
 
 
 def unchecked(pages: list[Page], data: dict | None) -> list[str]:
@@ -65,13 +48,30 @@ def unchecked(pages: list[Page], data: dict | None) -> list[str]:
     return [c.id for page in pages for c in page.claims if not recorded(data, c.id)]
 
 
+def orphans(pages: list[Page], data: dict | None) -> dict[str, list[str]]:
+    """The recorded claim ids no page has any more (edited or removed), by the command that
+    clears them: the page's own run, or the whole matrix for a page that is gone."""
+    page_ids = {claim.id for page in pages for claim in page.claims}
+    aliases = (data or {}).get("aliases", {})
+    known = page_ids | {aliases[i] for i in page_ids if i in aliases}
+    stems = {page_stem(page.path) + "/": page.path for page in pages}
+    found: dict[str, list[str]] = {}
+    for claim_id in sorted({i for r in tested(data) for i in r["verdicts"]} - known):
+        path = next((p for stem, p in stems.items() if claim_id.startswith(stem)), None)
+        command = PAGE_COMMAND.format(path=path) if path else "nox -s matrix"
+        found.setdefault(command, []).append(claim_id)
+    return found
+
+
 def summary(pages: list[Page], data: dict | None) -> str:
-    """The build's one line on the data: current, or what makes it stale."""
+    """The build's one line on the data: usable or not, and what waits for a page's run."""
     if problems := stale(pages, data):
         return "jitdocs: compatibility data is STALE: " + "; ".join(problems)
-    line = f"jitdocs: compatibility data: {len(tested(data))} releases, up to date"
+    line = f"jitdocs: compatibility data: {len(tested(data))} releases"
     if waiting := unchecked(pages, data):
         line += f"; {len(waiting)} claim(s) {UNCHECKED} (nox -s matrix -- --page <page>)"
+    for command, ids in orphans(pages, data).items():
+        line += f"; {len(ids)} verdict(s) of claims no page has ({command} clears them)"
     return line
 
 
