@@ -29,6 +29,19 @@ FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the 
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
 
 
+def refuse_copies(pages: dict[str, Page]) -> None:
+    """Stop on two pages whose text is the same: the extension knows a page by its text (a
+    builder hands it nothing else), so it could not tell which of the two it renders."""
+    seen: dict[str, str] = {}
+    for path, page in pages.items():
+        if (first := seen.setdefault(page.text.strip(), path)) != path:
+            raise MarkupError(
+                f"{path}:1: its text is the same as {first}'s (a copy?); the build knows a page "
+                f"by its text, so it cannot render both. Make {path} its own before building: "
+                "its title and opening at least (or take it out of the nav)"
+            )
+
+
 def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Conversions) -> Site:
     """Parse and run the pages at ``paths`` (relative to ``root``); ``config`` is mkdocs.yml's
     (its nav and site_url). ``preview``: a failing page shows its error, the others go on."""
@@ -44,6 +57,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
             site.failures[path] = str(error)
             text = split_front_matter((root / path).read_text(encoding="utf-8"))[0]
             site.pages[path] = Page(path, text=text)  # shown as written, under its error
+    refuse_copies(site.pages)
     record_to = record.record_file()  # `nox -s tests`: its examples report this run
     keep_going = partial(keep_failure, failures=site.failures) if preview or record_to else None
     runnable = [page for path, page in site.pages.items() if path not in site.failures]
