@@ -53,19 +53,19 @@ def test_each_claim_that_fails_on_the_accelerator_says_why_on_its_page():
     )
 
 
-def demo(*blocks: str):
+def demo_page(*blocks: str):
     return parse_page(PAGE, "# Demo\n\n" + "\n".join(blocks))
 
 
 @pytest.mark.unit
 def test_a_planted_change_to_a_recorded_block_is_stale_and_names_it():
-    page = demo(fence("print(1)", "device"), fence("assert 1", "fact: one"))
+    page = demo_page(fence("print(1)", "device"), fence("assert 1", "fact: one"))
     record = {
         "verdicts": {c.id: {"verdict": "holds"} for c in page.claims},
         "outputs": {accelerator.output_id(page, 0): "1"},
     }
     assert accelerator.stale(record, page) == []
-    edited = demo(
+    edited = demo_page(
         fence("print(2)", "device"), fence("assert 1", "fact: one")
     )
     problems = accelerator.stale(record, edited)
@@ -76,7 +76,7 @@ def test_a_planted_change_to_a_recorded_block_is_stale_and_names_it():
 
 @pytest.mark.unit
 def test_record_page_keeps_verdicts_outputs_and_the_device(monkeypatch):
-    page = demo(
+    page = demo_page(
         fence("print('a')", "device"),
         fence("assert True", "fact: holds"),
         fence("assert False", "fact: breaks"),
@@ -97,7 +97,7 @@ def test_record_page_keeps_verdicts_outputs_and_the_device(monkeypatch):
 
 @pytest.mark.unit
 def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
-    page = demo(fence("print('a')", "device"))
+    page = demo_page(fence("print('a')", "device"))
     ran = []
 
     def fake_record_page(p):
