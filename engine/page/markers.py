@@ -200,8 +200,10 @@ SPECS = (
             ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
             ("install: uv", "Replaced by the same set-up commands with uv."),
             ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
+            ("install: tpu", "Replaced by pip's command for the pinned JAX with its TPU extra."),
+            ("install: cuda12", "Replaced by the same for an NVIDIA GPU (CUDA 12)."),
         ),
-        _one_of("pip", "uv", "versions"),
+        _one_of("pip", "uv", "versions", "tpu", "cuda12"),
     ),
     _standalone("marker-table", "Replaced by this table, generated from the engine's marker list."),
     _standalone(

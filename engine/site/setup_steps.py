@@ -130,10 +130,14 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     pins = " ".join(f'"{pin}"' for pin in requirements(root=root))
     checker = (site := public_url(site_url)) and site + CHECKER_URI
     fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
-    if kind not in INSTALLERS:  # versions
+    if kind == "versions":
         versions = locked_versions(root)
         rows = [f"| `{name}` | {versions[name]} |" for name in (*CORE, *OPTIONAL)]
         return "| Package | Version |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+    if kind in ("tpu", "cuda12"):  # the accelerator's build of the pinned JAX, the rest as pinned
+        pins = " ".join(f'"{pin}"' for pin in requirements(root=root) if not pin.startswith("jax"))
+        jax = f'"jax[{kind}]=={locked_versions(root)["jax"]}"'
+        return f"```bash\npython -m pip install {jax} {pins}\n```\n"
     venv, install = INSTALLERS[kind]
     lines = [f"{venv} && . jit-course/bin/activate", f"{install} {pins} jupyterlab", fetch]
     return "```bash\n" + "\n".join([*lines, "python check.py tax_brackets my_tax.py"]) + "\n```\n"
