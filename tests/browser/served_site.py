@@ -1,5 +1,5 @@
 """Build the site and serve it on 127.0.0.1, as a plain static host would: for the browser tests
-(conftest.py) and the Lighthouse benchmark (bench_lighthouse.py).
+(conftest.py) and the Lighthouse benchmark (benchmarks/bench_lighthouse.py).
 
 The site is built into a folder of its own, never into site/, which other commands rebuild at
 any moment. Page code comes from the engine's cache (.cache/jitdocs), so a warm build takes
