@@ -33,18 +33,19 @@ def changed_since_main(monkeypatch):
 
 
 class Item:
-    def __init__(self, name: str, mark):
-        self.name, self.mark = name, mark
+    def __init__(self, name: str, mark, params: dict | None = None):
+        self.name, self.mark, self.nodeid = name, mark, f"tests/{name}.py::test"
+        self.callspec = SimpleNamespace(params=params or {})
 
     def get_closest_marker(self, name):
         return self.mark if name == tiers.MARK else None
 
 
-def select(*items: Item, full: bool = False) -> tuple[list, list]:
+def select(*items: Item, full: bool = False, shard: str | None = None) -> tuple[list, list]:
     """What the hook keeps and deselects."""
     deselected = []
     config = SimpleNamespace(
-        getoption=lambda name: full,
+        getoption=lambda name: {"full": full, "shard": shard}[name],
         hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)),
     )
     kept = list(items)
@@ -136,3 +137,19 @@ def test_the_survey_sample_has_each_kind_of_page_once_and_the_longest(tmp_path):
     every = [*urls, "practice/quiz/"]
     assert survey_sample(site, every) == {"", "course/b/", "course/c/notebook/", "practice/quiz/"}
     assert survey_sample(site, ["course/a/"]) == {"course/a/"}  # none of the sample: the smallest
+
+
+def test_shards_split_the_tests_and_keep_a_page_s_tests_together(changed_since_main):
+    changed_since_main()
+    items = [Item(f"t{n}", None, {"url": f"page{n % 7}/"}) for n in range(70)]
+    items += [Item(f"file{n}", None) for n in range(30)]
+    shard_of = {}
+    for k in (1, 2, 3):
+        for name in select(*items, full=True, shard=f"{k}/3")[0]:
+            assert name not in shard_of, name  # in one shard only
+            shard_of[name] = k
+    assert set(shard_of) == {item.name for item in items} and set(shard_of.values()) == {1, 2, 3}
+    for page in range(7):
+        assert len({shard_of[f"t{n}"] for n in range(page, 70, 7)}) == 1, page
+    with pytest.raises(pytest.UsageError):
+        select(*items, shard="4/3")

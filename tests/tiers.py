@@ -24,6 +24,7 @@ import pytest
 from engine.page.model import ROOT, page_slug
 
 FULL_OPTION = "--full"
+SHARD_OPTION = "--shard"
 MARK = "sampled"
 HTML_DIGESTS = ROOT / ".cache" / "tiers" / "main-html.json"
 SITE_VARIABLE = "JITDOCS_SITE_DIR"  # the site `nox -s tests` built (tests/browser/conftest.py)
@@ -34,6 +35,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         FULL_OPTION,
         action="store_true",
         help="the full tier: every sampled parameter too (CI runs it; CONTRIBUTING.md)",
+    )
+    parser.addoption(
+        SHARD_OPTION,
+        default=None,
+        metavar="K/N",
+        help="run only the K-th of N shards (CI's parallel jobs); a page's tests stay together",
     )
 
 
@@ -75,7 +82,30 @@ def raw(value):
     return value.values[0] if isinstance(value, type(pytest.param(None))) else value
 
 
+def shard_of(item: pytest.Item, shards: int) -> int:
+    """Which of ``shards`` runs the item (0-based): by its page, else by its file, so that a
+    page's examples (one namespace) and its browser tests (one survey) share a shard."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    page = params.get("url", params.get("page_path"))
+    key = f"page {page}" if isinstance(page, str) else item.nodeid.split("::")[0]
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % shards
+
+
+def keep_shard(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = config.getoption("shard")
+    if not wanted:
+        return
+    number, shards = map(int, wanted.split("/"))
+    if not 1 <= number <= shards:
+        raise pytest.UsageError(f"{SHARD_OPTION} {wanted}: K must be from 1 to N")
+    other = [item for item in items if shard_of(item, shards) != number - 1]
+    leaving = set(other)
+    items[:] = [item for item in items if item not in leaving]
+    config.hook.pytest_deselected(items=other)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    keep_shard(config, items)
     if config.getoption("full"):
         return
     marked = [item for item in items if item.get_closest_marker(MARK)]
