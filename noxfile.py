@@ -193,7 +193,8 @@ def tests(session: nox.Session) -> None:
     reports that (engine/run/record.py). Every test that measures no time runs on every core
     (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
     code) run alone.
-    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
+    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
+    tier samples the per-page classes; `-- --full` runs every test (tests/tiers.py).
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
     there is none and the session runs as root; elsewhere the browser tests are reported as not

@@ -41,10 +41,13 @@ class Item:
         return self.mark if name == tiers.MARK else None
 
 
-def select(*items: Item, full: bool = False, shard: str | None = None) -> tuple[list, list]:
+def select(
+    *items: Item, full: bool = False, shard: str | None = None, named: tuple = ()
+) -> tuple[list, list]:
     """What the hook keeps and deselects."""
     deselected = []
     config = SimpleNamespace(
+        args=named,
         getoption=lambda name: {"full": full, "shard": shard}[name],
         hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)),
     )
@@ -66,6 +69,8 @@ def test_a_sampled_test_runs_in_the_default_tier_only_when_a_subject_changed(cha
     )
     changed_since_main()  # a fresh clone of main: the sample alone
     assert select(plain, loops, other) == (["plain"], ["loops", "other"])
+    # a test named on the command line runs (`nox -s page` names its page's notebook)
+    assert select(plain, loops, other, named=(loops.nodeid,)) == (["plain", "loops"], ["other"])
 
 
 def test_a_page_changes_with_its_source_its_snippets_and_the_modules_its_code_imports():

@@ -111,7 +111,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     marked = [item for item in items if item.get_closest_marker(MARK)]
     if not marked:
         return
-    left_out = [item for item in marked if not touches(item.get_closest_marker(MARK).args)]
+    named = set(config.args)  # `nox -s page` names its page's notebook: it runs
+    left_out = [
+        item
+        for item in marked
+        if item.nodeid not in named and not touches(item.get_closest_marker(MARK).args)
+    ]
     if left_out:
         leaving = set(left_out)
         items[:] = [item for item in items if item not in leaving]
