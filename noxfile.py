@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -421,24 +423,66 @@ def drift(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
-    """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
-    engine/tools/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
-    default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
+    """Which JAX releases each claim holds on, into docs/data/compatibility.json
+    (engine/tools/matrix.py): `-- --page docs/<part>/<slug>.md` checks one page against the
+    releases already recorded (or `--releases` some of them) and merges its verdicts; no argument
+    re-runs every page on them.
+    Only `-- --releases default` (the newest patch of the three newest minor series other than
+    the pinned one's) or `-- --releases "jax==0.10.*" ...` changes the release list. The pinned
+    JAX runs in this session's venv; each other release in its own, made once under
+    .cache/matrix/ and kept."""
     install(session, "docs")
-    wanted = (
-        session.posargs
-        or session.run(
-            "python", "-m", "engine.tools.matrix", "--default-releases", silent=True
-        ).split()
+    plan = json.loads(
+        session.run("python", "-m", "engine.tools.matrix", "--plan", *session.posargs, silent=True)
+        .strip()
+        .splitlines()[-1]
     )
-    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", "--new")
-    for requirement in wanted:
-        try:
-            session.install(*drift_requirements([requirement]))
-        except nox.command.CommandFailed:  # e.g. no wheel for this Python
+    pages = [arg for page in plan["pages"] for arg in ("--page", page)]
+    new = ["--new"] if plan["new"] else []
+    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", *new, *pages)
+    for requirement in plan["releases"]:
+        python = release_venv(session, requirement)
+        if python is None:  # e.g. no wheel for this Python
             session.run("python", "-m", "engine.tools.matrix", "--uninstallable", requirement)
             continue
-        session.run("python", "-m", "engine.tools.matrix", "--record", requirement)
+        args = ["-m", "engine.tools.matrix", "--record", requirement, *pages]
+        session.run(str(python), *args, external=True)
+
+
+def release_venv(session: nox.Session, requirement: str) -> Path | None:
+    """A venv with the docs group and this JAX release, made once under .cache/matrix/ and
+    kept while uv.lock is unchanged; None when the release does not install."""
+    folder = ROOT / ".cache" / "matrix" / re.sub(r"[^\w.]+", "-", requirement).strip("-")
+    python = folder / "bin" / "python"
+    stamp = folder / "jitdocs-installed"
+    wanted = f"{requirement}\n{hashlib.sha256((ROOT / 'uv.lock').read_bytes()).hexdigest()}\n"
+    if stamp.is_file() and stamp.read_text() == wanted and python.is_file():
+        session.log(f"{requirement}: the venv in {folder.relative_to(ROOT)} is ready")
+        return python
+    env = {"UV_PROJECT_ENVIRONMENT": str(folder)}
+    session.run("uv", "venv", "--clear", "--python", PYTHON, str(folder), external=True)
+    session.run(
+        "uv", "sync", "--frozen", "--no-default-groups", "--group", "docs", env=env, external=True
+    )
+    try:
+        session.run(
+            "uv", "pip", "install", "--python", str(python),
+            *drift_requirements([requirement]), external=True,
+        )  # fmt: skip
+    except nox.command.CommandFailed:
+        return None
+    stamp.write_text(wanted)
+    return python
+
+
+@nox.session(python=PYTHON)
+def accelerator(session: nox.Session) -> None:
+    """The pages' claims and device outputs on a TPU: `-- wheels` here, `-- record` there
+    (MAINTAINERS.md, "Recording on an accelerator"; engine/tools/accelerator.py)."""
+    install(session, "docs")
+    if session.posargs[:1] == ["wheels"]:
+        session.install("pip")  # `pip download` fetches wheels for another machine; uv cannot
+    session.run("python", "-m", "engine.tools.accelerator", *(session.posargs or ["pages"]))
 
 
 LIGHTHOUSE_VERSION = "12.2.3"

@@ -1,4 +1,4 @@
-"""Where the test suite's time goes (`nox -s profile`, CONTRIBUTING.md's testing section).
+"""Where the test suite's time goes (`nox -s profile`; MAINTAINERS.md says how to read it).
 
 Loaded into pytest (``-p benchmarks.suite_profile``, with PROFILE_VARIABLE naming a folder), each
 pytest process, xdist workers included, writes one line per test: its wall and CPU seconds (its

@@ -109,12 +109,13 @@ def execute(notebook, folder: Path, kernel: str) -> nbformat.NotebookNode:
 
 
 def install_line(notebook: dict) -> list[str]:
-    """The packages the notebook's first cell installs (its ``%pip install`` line)."""
+    """The packages the notebook's first cell installs on a CPU (its ``PINNED``)."""
     first = notebook["cells"][0]
     assert first["cell_type"] == "code" and "install" in first["metadata"]["tags"]
-    lines = [line.strip() for line in first["source"].splitlines()]
-    (pip,) = [line for line in lines if line.startswith("%pip install ")]
-    return pip.removeprefix("%pip install ").split()
+    (pinned,) = [line for line in first["source"].splitlines() if line.startswith("PINNED = ")]
+    return [
+        f"{name}=={pin}" for name, pin in ast.literal_eval(pinned.removeprefix("PINNED = ")).items()
+    ]
 
 
 # Code whose behaviour can differ between the build's run and a reader's kernel although the

@@ -100,7 +100,8 @@ function root(clause, term) {
 // "collect" one that stacks outputs. Only words of this subject whose sense holds in any question
 // ("recompile" finding "retrace" lifted sections about tracing above the cache-miss reports, so
 // only "retrace" finds "recompile"), each read as the index is (stemmed). Measured on 151
-// questions: CONTRIBUTING.md; tests/browser/test_search_quality.py holds what two of them find.
+// questions: MAINTAINERS.md and the git history of CONTRIBUTING.md;
+// tests/browser/test_search_quality.py holds what two of them find.
 const SYNONYM_WEIGHT = 0.7
 const SYNONYMS = {  // the learner's word: the site's words
   slow: ["cost", "overhead"], slower: ["cost", "overhead"], benchmark: ["timing"],
