@@ -195,7 +195,8 @@ def tests(session: nox.Session) -> None:
     reports that (engine/run/record.py). Every test that measures no time runs on every core
     (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
     code) run alone.
-    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
+    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
+    tier samples the per-page classes; `-- --full` runs every test (tests/tiers.py).
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
     there is none and the session runs as root; elsewhere the browser tests are reported as not
@@ -211,8 +212,8 @@ def tests(session: nox.Session) -> None:
 
 
 def record_suite_time(seconds: float) -> None:
-    """Write the passed suite's wall time, from install to the end (tests/suite_time.py)."""
-    load("suite_time", ROOT / "tests" / "suite_time.py").record(ROOT, seconds)
+    """Write the passed suite's wall time, from install to the end (benchmarks/suite_time.py)."""
+    load("suite_time", ROOT / "benchmarks" / "suite_time.py").record(ROOT, seconds)
 
 
 def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
@@ -248,13 +249,14 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
 
 @nox.session(python=PYTHON)
 def profile(session: nox.Session) -> None:
-    """Run the suite as `nox -s tests` does; print where its time goes (tests/suite_profile.py)."""
+    """Run the suite as `nox -s tests` does; print where its time goes
+    (benchmarks/suite_profile.py)."""
     install(session, "test")
     folder = short_temp(session) / "profile"
     shutil.rmtree(folder, ignore_errors=True)
-    plugin = ["-p", "tests.suite_profile", *session.posargs]
+    plugin = ["-p", "benchmarks.suite_profile", *session.posargs]
     run_suite(session, plugin, JITDOCS_PROFILE_DIR=str(folder))
-    session.run("python", "-m", "tests.suite_profile", str(folder))
+    session.run("python", "-m", "benchmarks.suite_profile", str(folder))
 
 
 @nox.session(python=PYTHON)
@@ -366,17 +368,17 @@ def bench(session: nox.Session) -> None:
     """Cold build, warm rebuilds (MkDocs and Zensical) and one-page edits against running the
     code once; then the suite."""
     install(session, "docs", "zensical")
-    session.run("python", "tests/bench_build.py", *session.posargs)
+    session.run("python", "benchmarks/bench_build.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def stress(session: nox.Session) -> None:
     """Run every page that times something 5x idle, beside CPU hogs and on one core; report margins.
 
-    Arguments go to tests/bench_stress.py, e.g. `-- --runs 2 docs/course/why-compile.md`.
+    Arguments go to benchmarks/bench_stress.py, e.g. `-- --runs 2 docs/course/why-compile.md`.
     """
     install(session, "docs")
-    session.run("python", "tests/bench_stress.py", *session.posargs)
+    session.run("python", "benchmarks/bench_stress.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -493,7 +495,7 @@ def lighthouse(session: nox.Session) -> None:
     Installs lighthouse (npm, into .cache/lighthouse) and chromium (apt) when missing, builds the
     site, serves it on 127.0.0.1 and prints the median of 3 runs of the four category scores per
     page and preset, worst first. Goal: desktop 100 in all four; mobile performance >= 95 and
-    accessibility 100. Arguments go to tests/browser/bench_lighthouse.py, e.g. `-- --runs 1` or
+    accessibility 100. Arguments go to benchmarks/bench_lighthouse.py, e.g. `-- --runs 1` or
     `-- track/ course/pitfalls/` (only those pages).
     """
     install(session, "docs")
@@ -517,4 +519,4 @@ def lighthouse(session: nox.Session) -> None:
             f"lighthouse@{LIGHTHOUSE_VERSION}",
             external=True,
         )
-    session.run("python", "tests/browser/bench_lighthouse.py", *session.posargs)
+    session.run("python", "benchmarks/bench_lighthouse.py", *session.posargs)

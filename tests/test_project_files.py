@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from engine.page.model import ROOT
+from tests import tiers
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -174,11 +175,12 @@ def test_drift_runs_weekly():
     assert "drift" in called_sessions(run_scripts(workflow))
 
 
-def test_ci_entry_point_runs_the_readme_test_command_verbatim():
+def test_ci_entry_point_runs_the_readme_test_command_in_the_full_tier():
+    """The README's command with `-- --full` (tests/tiers.py): CI runs every test."""
     command = readme_test_command()
     assert command == 'python3 -m pip install "nox[uv]" && nox -s tests'
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert command in [line.strip() for line in lines]
+    assert f"{command} -- {tiers.FULL_OPTION}" in [line.strip() for line in lines]
 
 
 @pytest.mark.parametrize(

@@ -279,7 +279,7 @@ class _Build:
 
     def finish(self, plan: _Plan, result: PageResult) -> None:
         page, plan.result = plan.page, result
-        if self.record_to and not result.cached:
+        if self.record_to:  # a cached result is a run of this code in this environment
             record.write(self.record_to, page, plan.code, record.passed_runs(page, result))
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed
