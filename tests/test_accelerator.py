@@ -65,9 +65,7 @@ def test_a_planted_change_to_a_recorded_block_is_stale_and_names_it():
         "outputs": {accelerator.output_id(page, 0): "1"},
     }
     assert accelerator.stale(record, page) == []
-    edited = demo_page(
-        fence("print(2)", "device"), fence("assert 1", "fact: one")
-    )
+    edited = demo_page(fence("print(2)", "device"), fence("assert 1", "fact: one"))
     problems = accelerator.stale(record, edited)
     assert any("is not recorded" in p and "output-" in p for p in problems), problems
     assert any("no longer on the page" in p for p in problems), problems
@@ -102,8 +100,13 @@ def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
 
     def fake_record_page(p):
         ran.append(p.path)
-        return {"versions": recorder.versions(), "verdicts": {},
-                "outputs": {accelerator.output_id(p, 0): "a"}, "seconds": 1, "device": "tpu"}
+        return {
+            "versions": recorder.versions(),
+            "verdicts": {},
+            "outputs": {accelerator.output_id(p, 0): "a"},
+            "seconds": 1,
+            "device": "tpu",
+        }
 
     monkeypatch.setattr(recorder, "record_page", fake_record_page)
     data = tmp_path / "accelerator.json"
@@ -111,7 +114,9 @@ def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
     recorder.record([page], data)  # current: skipped, as after a cut-off run
     assert ran == [PAGE]
     assert json.loads(data.read_text())["pages"]["course/demo"]["outputs"]
-    changed = dataclasses.replace(page, blocks=[dataclasses.replace(page.blocks[0], source="print('b')\n")])
+    changed = dataclasses.replace(
+        page, blocks=[dataclasses.replace(page.blocks[0], source="print('b')\n")]
+    )
     recorder.record([changed], data)
     assert ran == [PAGE, PAGE]
 

@@ -36,7 +36,9 @@ def machine(monkeypatch, installed: dict, devices: tuple = (), pip_works: bool =
 
     monkeypatch.setattr(importlib.metadata, "version", version)
     monkeypatch.setattr("os.path.exists", lambda path: path == "/dev/accel0" and "tpu" in devices)
-    monkeypatch.setattr("shutil.which", lambda name: "/usr/bin/nvidia-smi" if "gpu" in devices else None)
+    monkeypatch.setattr(
+        "shutil.which", lambda name: "/usr/bin/nvidia-smi" if "gpu" in devices else None
+    )
     monkeypatch.delenv("COLAB_TPU_ADDR", raising=False)
     source = setup_steps.install_cell(PINS)
     assert source.rstrip().endswith("main()")
@@ -75,7 +77,9 @@ def test_a_gpu_runtime_keeps_its_cuda_jax(monkeypatch):
     said, calls = machine(monkeypatch, runtime, devices=("gpu",))
     assert calls == [] and said.startswith(f"Ready: jax {JAX} on this CUDA12")
     said, calls = machine(monkeypatch, {**runtime, "jax": "0.11.0"}, devices=("gpu",))
-    assert calls == [] and f"Keeping this runtime's jax 0.11.0 for its CUDA12, not the site's" in said
+    assert (
+        calls == [] and "Keeping this runtime's jax 0.11.0 for its CUDA12, not the site's" in said
+    )
 
 
 @pytest.mark.unit

@@ -16,7 +16,10 @@ from engine.page.claims import normalized
 from engine.page.model import Page, page_stem
 
 DATA = Path("docs") / "data" / "accelerator.json"
-REFRESH = "nox -s accelerator -- record {page}  (on a TPU machine: MAINTAINERS.md, 'Recording on an accelerator')"
+REFRESH = (
+    "nox -s accelerator -- record {page}  "
+    "(on a TPU machine: MAINTAINERS.md, 'Recording on an accelerator')"
+)
 
 
 def load(path: Path) -> dict:

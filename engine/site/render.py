@@ -176,7 +176,9 @@ def render_devices(site: Site, block: Block, outcome: Outcome, text: str, record
     return "\n\n".join(
         [
             render_output(site, mine, f"On this build's {where}", ".jd-here"),
-            render_output(site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"),
+            render_output(
+                site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"
+            ),
         ]
     )
 
@@ -201,7 +203,9 @@ def render_output(site: Site, text: str, title: str, kind: str = "") -> str:
     """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
     once the page is HTML: here the fence holds the text without them, after a line with the
     key of its coloured HTML (raw HTML would not survive inside an admonition)."""
-    language, attributes = ("", f'{{.text {kind} title="{title}"}}') if kind else ("text", f'title="{title}"')
+    language, attributes = (
+        ("", f'{{.text {kind} title="{title}"}}') if kind else ("text", f'title="{title}"')
+    )
     if "\x1b[" not in text:  # no colour code
         return code_fence(language, text, attributes)
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"

@@ -94,16 +94,15 @@ def plan(device, version=installed):
             " (its outputs come from a CPU: yours may differ)." if device else "."
         )
     if device and jax:  # the runtime's accelerator JAX stays; add only what is missing
-        missing = [f"{n}=={p}" for n, p in wrong.items() if n not in ("jax", "jaxlib") and not version(n)]
+        missing = [f"{n}=={p}" for n, p in wrong.items() if not (n.startswith("jax") or version(n))]
         differs = "" if jax == PINNED["jax"] else f", not the site's {PINNED['jax']}"
         return missing, (
             f"Keeping this runtime's jax {jax} for its {device.upper()}{differs}: "
             "outputs may differ from the site's, which come from a CPU."
         )
-    extra = f"[{device}]" if device else ""
-    return [f"jax{extra}=={PINNED['jax']}"] + [f"{n}=={p}" for n, p in PINNED.items() if n != "jax"], (
-        f"Installed jax {PINNED['jax']}" + (f" with its {device.upper()} support" if device else "") + "."
-    )
+    extra, support = (f"[{device}]", f" with its {device.upper()} support") if device else ("", "")
+    rest = [f"{n}=={p}" for n, p in PINNED.items() if n != "jax"]
+    return [f"jax{extra}=={PINNED['jax']}", *rest], f"Installed jax {PINNED['jax']}{support}."
 
 
 def main():

@@ -297,7 +297,9 @@ def device_badge(page: Page, device: dict) -> str:
     text = f"On a {where}: " + (
         f"all {held} claims hold" if held == len(found) else f"{held} of {len(found)} claims hold"
     )
-    link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(page.path)) + "#" + notes_anchor(page.path)
+    link = (
+        posixpath.relpath(NOTES_PAGE, posixpath.dirname(page.path)) + "#" + notes_anchor(page.path)
+    )
     return f"[{text}]({link}){{ .jd-compat .jd-compat--older }}"
 
 
@@ -354,7 +356,9 @@ def render(
     for path, parsed in sorted(pages.items()):
         rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
         if kinds:
-            rows = [row + device_cell(device, parsed, c) for row, c in zip(rows, claim_ids, strict=True)]
+            rows = [
+                row + device_cell(device, parsed, c) for row, c in zip(rows, claim_ids, strict=True)
+            ]
         if not rows:
             continue
         broken = any(verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)

@@ -48,8 +48,13 @@ RUN_LAYER = ("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs"
 PART_BYTES = 56 * 2**20  # a device call carries 64 MiB, the working tree included
 WHEELS = ROOT / ".cache" / "accelerator"
 # manylinux tags pip must accept by name; libtpu's wheels are manylinux_2_31.
-PLATFORMS = ("manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux_2_27_x86_64",
-             "manylinux_2_28_x86_64", "manylinux_2_31_x86_64")
+PLATFORMS = (
+    "manylinux_2_17_x86_64",
+    "manylinux2014_x86_64",
+    "manylinux_2_27_x86_64",
+    "manylinux_2_28_x86_64",
+    "manylinux_2_31_x86_64",
+)
 
 
 def pages(all_pages: list[Page]) -> list[Page]:
@@ -138,10 +143,27 @@ def wheels(out: Path, python: str = "3.12") -> list[Path]:
     constraints.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), "utf-8")
     tags = [arg for platform in (*PLATFORMS, "any") for arg in ("--platform", platform)]
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
-         "--python-version", python, "--implementation", "cp",
-         "--abi", "cp" + python.replace(".", ""), *tags, "-c", str(constraints),
-         "-d", str(folder), f"jax[tpu]=={pins['jax']}", *(f"{n}=={pins[n]}" for n in RUN_LAYER)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--only-binary=:all:",
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            "--abi",
+            "cp" + python.replace(".", ""),
+            *tags,
+            "-c",
+            str(constraints),
+            "-d",
+            str(folder),
+            f"jax[tpu]=={pins['jax']}",
+            *(f"{n}=={pins[n]}" for n in RUN_LAYER),
+        ],
         check=True,
     )
     for old in out.glob("part-*"):
