@@ -124,3 +124,14 @@ def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
 @pytest.mark.unit
 def test_the_wheel_parts_fit_a_device_call():
     assert recorder.PART_BYTES + 4 * 2**20 <= 64 * 2**20  # the working tree travels too
+
+
+def test_a_notebook_run_as_a_script_compares_its_device_cells_with_the_record():
+    page = demo_page(fence("print('x =', 6 * 7)", "device"), fence("print('not compared')"))
+    record = {"pages": {"course/demo": {"outputs": {accelerator.output_id(page, 0): "x = 42"}}}}
+    lines, matched = recorder.run_notebook(page, record)
+    assert matched == 1 and any("(matches)" in line and "x = 42" in line for line in lines)
+    record["pages"]["course/demo"]["outputs"][accelerator.output_id(page, 0)] = "x = 41"
+    lines, matched = recorder.run_notebook(page, record)
+    assert matched == 0 and any("DIFFERS" in line for line in lines)
+    assert not any("not compared" in line for line in lines)

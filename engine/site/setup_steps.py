@@ -110,8 +110,9 @@ def main():
     requirements, said = plan(device)
     if requirements:
         done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", *requirements])
-        if done.returncode != 0:
-            said = (
+        if done.returncode != 0:  # a runtime's JAX that stays is still worth saying
+            kept = said + " " if device and installed("jax") else ""
+            said = kept + (
                 f"Could not install {' '.join(requirements)} (no network?); "
                 f"running with jax {installed('jax') or 'missing: this notebook needs it'}."
             )

@@ -11,12 +11,15 @@ MAINTAINERS.md ("Recording on an accelerator") gives the steps.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
 import tarfile
+import textwrap
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +32,7 @@ from engine.run.files import write_if_changed
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
+from engine.site.notebooks import build_notebook
 from engine.tools import drift, matrix
 
 # Pages whose every claim and figure is recorded, besides every page that measures time.
@@ -130,6 +134,46 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     return data
 
 
+# ---------------------------------------------------------------- a notebook, as a script
+
+
+def run_notebook(page: Page, data: dict) -> tuple[list[str], int]:
+    """Run the page's notebook cell by cell in one namespace, as a kernel would (that machine
+    allows no kernel's sockets), and compare each ``device`` cell's output with the one the
+    recorder kept, timings masked. Returns a line per ``device`` cell and how many match."""
+    notebook = build_notebook(page)
+    record = accelerator.page_record(data, page) or {"outputs": {}}
+    wanted = {
+        page.blocks[i].source.strip(): record["outputs"].get(accelerator.output_id(page, i), "")
+        for i, block in enumerate(page.blocks)
+        if block.device
+    }
+    namespace: dict = {"__name__": "__main__"}
+    lines, matched = [], 0
+    for number, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        code = "\n".join(x for x in cell["source"].splitlines() if not x.startswith(("%", "!")))
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            try:
+                exec(compile(code, f"<cell {number}>", "exec"), namespace)
+            except Exception as error:  # a ❌ cell: its error is its output, as on the page
+                if "raises-exception" not in cell["metadata"].get("tags", []):
+                    raise
+                print(f"{type(error).__name__}: {error}")
+        if number < 2 or cell["source"].strip() in wanted:
+            got = printed.getvalue().strip()
+            kept = wanted.get(cell["source"].strip())
+            same = kept is not None and drift.mask(got) == drift.mask(kept.strip())
+            matched += same
+            verdict = "setup" if kept is None else ("matches" if same else "DIFFERS")
+            lines.append(f"cell {number} ({verdict}):\n{textwrap.indent(got, '    ')}")
+            if kept is not None and not same:
+                lines.append(f"  recorded:\n{textwrap.indent(kept.strip(), '    ')}")
+    return lines, matched
+
+
 # ---------------------------------------------------------------- wheels for an offline machine
 
 
@@ -197,12 +241,21 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--again", action="store_true", help="record current pages again")
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     verbs.add_parser("pages", help="list the pages a full recording covers")
+    book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
+    book.add_argument("page")
+    book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     args = parser.parse_args(argv)
     if args.verb == "wheels":
         parts = wheels(args.out, args.python)
         size = sum(p.stat().st_size for p in parts) / 2**20
         print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
         return 0
+    if args.verb == "notebook":
+        (page,) = read_pages([args.page])
+        lines, matched = run_notebook(page, accelerator.load(args.data))
+        wanted = sum(block.device for block in page.blocks)
+        print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
+        return 0 if matched == wanted else 1
     chosen = pages(read_pages([]))
     if args.verb == "pages":
         print("\n".join(p.path for p in chosen))
