@@ -103,5 +103,6 @@ def test_without_a_network_it_says_what_runs(monkeypatch):
 def test_an_offline_tpu_runtime_keeps_its_jax_and_says_both(monkeypatch):
     runtime = {"jax": "0.10.2", "jaxlib": "0.10.2", "libtpu": "0.0.40", "numpy": "2.1.0"}
     said, calls = machine(monkeypatch, runtime, devices=("tpu",), pip_works=False)
+    assert calls == [[p for p in PINS if p.startswith("matplotlib")]]
     assert said.startswith("Keeping this runtime's jax 0.10.2 for its TPU"), said
     assert said.endswith("(no network?); running with jax 0.10.2."), said
