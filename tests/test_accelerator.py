@@ -12,6 +12,7 @@ from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
 from engine.run import accelerator
 from engine.run.results import Failure, Kind, Outcome, PageResult
+from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
 from tests.helpers import fence
 
@@ -129,9 +130,9 @@ def test_the_wheel_parts_fit_a_device_call():
 def test_a_notebook_run_as_a_script_compares_its_device_cells_with_the_record():
     page = demo_page(fence("print('x =', 6 * 7)", "device"), fence("print('not compared')"))
     record = {"pages": {"course/demo": {"outputs": {accelerator.output_id(page, 0): "x = 42"}}}}
-    lines, matched = recorder.run_notebook(page, record)
+    lines, matched = recorder.run_notebook(page, build_notebook(page), record)
     assert matched == 1 and any("(matches)" in line and "x = 42" in line for line in lines)
     record["pages"]["course/demo"]["outputs"][accelerator.output_id(page, 0)] = "x = 41"
-    lines, matched = recorder.run_notebook(page, record)
+    lines, matched = recorder.run_notebook(page, build_notebook(page), record)
     assert matched == 0 and any("DIFFERS" in line for line in lines)
     assert not any("not compared" in line for line in lines)

@@ -5,6 +5,7 @@ runs in-process with the machine faked: what is installed, the devices, and pip'
 from __future__ import annotations
 
 import importlib.metadata
+import types
 
 import pytest
 
@@ -45,6 +46,7 @@ def machine(monkeypatch, installed: dict, devices: tuple = (), pip_works: bool =
     namespace: dict = {}
     exec(compile(source.rstrip().removesuffix("main()"), "install-cell", "exec"), namespace)
     namespace["subprocess"] = FakeSubprocess
+    namespace["sys"] = types.SimpleNamespace(executable="python", modules={})  # no jax loaded yet
     printed = []
     namespace["print"] = printed.append
     namespace["main"]()

@@ -359,7 +359,7 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
     assert not echoes, f"self-check cells echo a value: {echoes}"
     # everything the notebook needs was there, so its first cell installed nothing
     printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
-    assert printed == f"Ready: jax {locked_versions()['jax']}\n", printed
+    assert printed == f"Ready: jax {locked_versions()['jax']}, as the site was built.\n", printed
 
     for cell in notebook.cells:
         if cell.cell_type != "code" or "raises-exception" not in cell.metadata.get("tags", []):

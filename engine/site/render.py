@@ -172,10 +172,11 @@ def render_devices(site: Site, block: Block, outcome: Outcome, text: str, record
     side by side on a wide screen (raw HTML around them would not survive inside an admonition)."""
     where = site.environment().get("device", "").partition(" ")[0].upper() or "machine"
     mine = outcome.output or outcome.error or "(nothing printed)"
+    what = f"Raises {outcome.error_type}" if outcome.error and not outcome.output else "Output"
     name, jax = accelerator.device_name(record), record["versions"]["jax"]
     return "\n\n".join(
         [
-            render_output(site, mine, f"On this build's {where}", ".jd-here"),
+            render_output(site, mine, f"{what} on this build's {where}", ".jd-here"),
             render_output(
                 site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"
             ),

@@ -292,11 +292,8 @@ def device_badge(page: Page, device: dict) -> str:
     if record is None or not page.claims:
         return ""
     found = [record["verdicts"].get(c.id, {}).get("verdict") for c in page.claims]
-    held = found.count(HOLDS)
-    where = accelerator.device_name(record)
-    text = f"On a {where}: " + (
-        f"all {held} claims hold" if held == len(found) else f"{held} of {len(found)} claims hold"
-    )
+    held = "all" if found.count(HOLDS) == len(found) else f"{found.count(HOLDS)} of"
+    text = f"On a {accelerator.device_name(record)}: {held} {len(found)} claims hold"
     link = (
         posixpath.relpath(NOTES_PAGE, posixpath.dirname(page.path)) + "#" + notes_anchor(page.path)
     )

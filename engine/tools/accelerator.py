@@ -32,7 +32,6 @@ from engine.run.files import write_if_changed
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
-from engine.site.notebooks import build_notebook
 from engine.tools import drift, matrix
 
 # Pages whose every claim and figure is recorded, besides every page that measures time.
@@ -137,11 +136,11 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
 # ---------------------------------------------------------------- a notebook, as a script
 
 
-def run_notebook(page: Page, data: dict) -> tuple[list[str], int]:
-    """Run the page's notebook cell by cell in one namespace, as a kernel would (that machine
-    allows no kernel's sockets), and compare each ``device`` cell's output with the one the
-    recorder kept, timings masked. Returns a line per ``device`` cell and how many match."""
-    notebook = build_notebook(page)
+def run_notebook(page: Page, notebook: dict, data: dict) -> tuple[list[str], int]:
+    """Run the page's notebook (as the build wrote it) cell by cell in one namespace, as a
+    kernel would (that machine allows no kernel's sockets), and compare each ``device`` cell's
+    output with the one the recorder kept, timings masked. Returns lines to print and how many
+    ``device`` cells match."""
     record = accelerator.page_record(data, page) or {"outputs": {}}
     wanted = {
         page.blocks[i].source.strip(): record["outputs"].get(accelerator.output_id(page, i), "")
@@ -243,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     verbs.add_parser("pages", help="list the pages a full recording covers")
     book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
     book.add_argument("page")
+    book.add_argument("--notebook", type=Path, help="the built .ipynb (default: under site/)")
     book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     args = parser.parse_args(argv)
     if args.verb == "wheels":
@@ -252,7 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.verb == "notebook":
         (page,) = read_pages([args.page])
-        lines, matched = run_notebook(page, accelerator.load(args.data))
+        built = args.notebook or ROOT / "site" / (page_stem(page.path) + ".ipynb")
+        notebook = json.loads(built.read_text(encoding="utf-8"))
+        lines, matched = run_notebook(page, notebook, accelerator.load(args.data))
         wanted = sum(block.device for block in page.blocks)
         print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
         return 0 if matched == wanted else 1
