@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from urllib.parse import quote_plus, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -106,6 +107,45 @@ def test_the_zensical_header_is_as_tall_as_the_mkdocs_one(browser, base_url, zen
     for width in HEADER_WIDTHS:
         mkdocs, zensical = heights["MkDocs", width], heights["Zensical", width]
         assert abs(mkdocs - zensical) <= HEADER_SLACK_PX, (width, heights)
+
+
+# What a reader types into Zensical's search box, and the page its first result must open: three
+# page titles and three API names, each taught on that page.
+SEARCHES = {
+    "Loops under jit": "course/loops/",
+    "Why compiling is slow": "beyond/compile-time/",
+    "Silent numeric traps": "beyond/numeric-traps/",
+    "static_argnums": "course/static-vs-traced/",
+    "donate_argnums": "course/pitfalls/",
+    "pure_callback": "beyond/callbacks/",
+}
+# Zensical draws its search dialog in a shadow root (an open one, which Playwright's CSS
+# selectors pierce): none of Material's .md-search__input or .md-search-result markup is there.
+SEARCH_INPUT = "dialog input[role=combobox]"
+RESULT = "dialog ol[role=listbox] a[role=option]"
+
+
+@pytest.mark.parametrize("query", SEARCHES)
+def test_the_zensical_search_opens_the_page_a_reader_looks_for(open_page, zensical_url, query):
+    """On the Zensical build, served as any static host serves it: the search button, the words
+    typed key by key, the first result clicked. Its page opens, the one that teaches what was
+    typed, and nothing is requested off the site (the index and the worker are the site's)."""
+    visit = open_page(real_search=True, at=zensical_url)
+    visit.goto("")
+    page = visit.page
+    page.click(".md-search__button")
+    page.locator(SEARCH_INPUT).press_sequentially(query, delay=20)
+    # Each key's results replace the last ones: a result's link carries the words it answers.
+    first = page.locator(f'{RESULT}[href*="?h={quote_plus(query)}"]').first
+    first.wait_for(timeout=15_000)
+    first.click()
+    page.wait_for_url(f"{zensical_url}{SEARCHES[query]}**")
+    assert urlsplit(page.url).path == "/" + SEARCHES[query]
+    if " " in query:  # a page's title: the page's own (after its permalink's ¶)
+        assert page.locator("article h1").inner_text().removesuffix("¶") == query
+    else:  # an API name: the page shows it
+        assert query in page.locator("article.md-content__inner").inner_text()
+    assert not visit.problems(), visit.problems()
 
 
 LINKS_AND_ANCHORS = """() => ({
