@@ -273,12 +273,12 @@ def empty_search_index() -> dict:
 
 @pytest.fixture
 def open_page(browser, base_url):
-    """open_page(scheme="light", real_search=False, **context_options) -> Visit (fresh context,
-    recording on)."""
+    """open_page(scheme="light", real_search=False, at=None, **context_options) -> Visit (fresh
+    context, recording on); ``at``: another served site's address (the Zensical build's)."""
     contexts = []
 
-    def opener(scheme: str = "light", real_search: bool = False, **options) -> Visit:
-        visit = start_visit(browser, base_url, scheme, real_search, **options)
+    def opener(scheme="light", real_search=False, at: str | None = None, **options) -> Visit:
+        visit = start_visit(browser, at or base_url, scheme, real_search, **options)
         contexts.append(visit.page.context)
         return visit
 

@@ -118,8 +118,10 @@ def run_suite(site: Path, suite: list[Question]) -> tuple[list[Outcome], list[Ou
 
 def unknown_answers(site: Path, suite: list[Question]) -> list[str]:
     """Answers that name no entry of the site's search index (a renamed heading, a typo)."""
-    index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
-    locations = [doc["location"] for doc in index["docs"]]
+    zensical = site / "search.json"  # Zensical's index; MkDocs' is search/search_index.json
+    path = zensical if zensical.is_file() else site / "search" / "search_index.json"
+    index = json.loads(path.read_text("utf-8"))
+    locations = [doc["location"] for doc in index.get("docs") or index["items"]]
     return [
         f"{q.ask!r}: {answer}"
         for q in suite
