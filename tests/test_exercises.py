@@ -30,6 +30,7 @@ EXERCISES = [
     "host_lookup",
     "shrink_the_trace",
     "stable_logsumexp",
+    "device_sgd",
 ]
 SOLUTIONS = ROOT / "snippets" / "exercises"
 WRONG = ROOT / "tests" / "solutions"
