@@ -31,6 +31,7 @@ from engine.run.sybil_setup import docs, recorded_runs, use_record
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time, uses_timing_helpers
 
 pytest_collect_file = docs.pytest()
+pytest_plugins = ["tests.tiers"]  # the default and the full tier (--full)
 RECORD_KEY = pytest.StashKey[str | None]()
 
 

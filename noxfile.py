@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -193,7 +195,8 @@ def tests(session: nox.Session) -> None:
     reports that (engine/run/record.py). Every test that measures no time runs on every core
     (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
     code) run alone.
-    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`.
+    Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
+    tier samples the per-page classes; `-- --full` runs every test (tests/tiers.py).
 
     tests/browser drives a Chromium-family browser (Debian's chromium is installed with apt when
     there is none and the session runs as root; elsewhere the browser tests are reported as not
@@ -209,8 +212,8 @@ def tests(session: nox.Session) -> None:
 
 
 def record_suite_time(seconds: float) -> None:
-    """Write the passed suite's wall time, from install to the end (tests/suite_time.py)."""
-    load("suite_time", ROOT / "tests" / "suite_time.py").record(ROOT, seconds)
+    """Write the passed suite's wall time, from install to the end (benchmarks/suite_time.py)."""
+    load("suite_time", ROOT / "benchmarks" / "suite_time.py").record(ROOT, seconds)
 
 
 def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
@@ -246,13 +249,14 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
 
 @nox.session(python=PYTHON)
 def profile(session: nox.Session) -> None:
-    """Run the suite as `nox -s tests` does; print where its time goes (tests/suite_profile.py)."""
+    """Run the suite as `nox -s tests` does; print where its time goes
+    (benchmarks/suite_profile.py)."""
     install(session, "test")
     folder = short_temp(session) / "profile"
     shutil.rmtree(folder, ignore_errors=True)
-    plugin = ["-p", "tests.suite_profile", *session.posargs]
+    plugin = ["-p", "benchmarks.suite_profile", *session.posargs]
     run_suite(session, plugin, JITDOCS_PROFILE_DIR=str(folder))
-    session.run("python", "-m", "tests.suite_profile", str(folder))
+    session.run("python", "-m", "benchmarks.suite_profile", str(folder))
 
 
 @nox.session(python=PYTHON)
@@ -364,17 +368,17 @@ def bench(session: nox.Session) -> None:
     """Cold build, warm rebuilds (MkDocs and Zensical) and one-page edits against running the
     code once; then the suite."""
     install(session, "docs", "zensical")
-    session.run("python", "tests/bench_build.py", *session.posargs)
+    session.run("python", "benchmarks/bench_build.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def stress(session: nox.Session) -> None:
     """Run every page that times something 5x idle, beside CPU hogs and on one core; report margins.
 
-    Arguments go to tests/bench_stress.py, e.g. `-- --runs 2 docs/course/why-compile.md`.
+    Arguments go to benchmarks/bench_stress.py, e.g. `-- --runs 2 docs/course/why-compile.md`.
     """
     install(session, "docs")
-    session.run("python", "tests/bench_stress.py", *session.posargs)
+    session.run("python", "benchmarks/bench_stress.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -419,24 +423,66 @@ def drift(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def matrix(session: nox.Session) -> None:
-    """Which JAX releases each claim holds on: rewrites docs/data/compatibility.json (see
-    engine/tools/matrix.py). The pinned JAX always runs first, then `-- "jax==0.10.*" ...` or by
-    default the newest patch of the three newest minor series on PyPI (not the pinned one's)."""
+    """Which JAX releases each claim holds on, into docs/data/compatibility.json
+    (engine/tools/matrix.py): `-- --page docs/<part>/<slug>.md` checks one page against the
+    releases already recorded (or `--releases` some of them) and merges its verdicts; no argument
+    re-runs every page on them.
+    Only `-- --releases default` (the newest patch of the three newest minor series other than
+    the pinned one's) or `-- --releases "jax==0.10.*" ...` changes the release list. The pinned
+    JAX runs in this session's venv; each other release in its own, made once under
+    .cache/matrix/ and kept."""
     install(session, "docs")
-    wanted = (
-        session.posargs
-        or session.run(
-            "python", "-m", "engine.tools.matrix", "--default-releases", silent=True
-        ).split()
+    plan = json.loads(
+        session.run("python", "-m", "engine.tools.matrix", "--plan", *session.posargs, silent=True)
+        .strip()
+        .splitlines()[-1]
     )
-    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", "--new")
-    for requirement in wanted:
-        try:
-            session.install(*drift_requirements([requirement]))
-        except nox.command.CommandFailed:  # e.g. no wheel for this Python
+    pages = [arg for page in plan["pages"] for arg in ("--page", page)]
+    new = ["--new"] if plan["new"] else []
+    session.run("python", "-m", "engine.tools.matrix", "--record", "pinned (uv.lock)", *new, *pages)
+    for requirement in plan["releases"]:
+        python = release_venv(session, requirement)
+        if python is None:  # e.g. no wheel for this Python
             session.run("python", "-m", "engine.tools.matrix", "--uninstallable", requirement)
             continue
-        session.run("python", "-m", "engine.tools.matrix", "--record", requirement)
+        args = ["-m", "engine.tools.matrix", "--record", requirement, *pages]
+        session.run(str(python), *args, external=True)
+
+
+def release_venv(session: nox.Session, requirement: str) -> Path | None:
+    """A venv with the docs group and this JAX release, made once under .cache/matrix/ and
+    kept while uv.lock is unchanged; None when the release does not install."""
+    folder = ROOT / ".cache" / "matrix" / re.sub(r"[^\w.]+", "-", requirement).strip("-")
+    python = folder / "bin" / "python"
+    stamp = folder / "jitdocs-installed"
+    wanted = f"{requirement}\n{hashlib.sha256((ROOT / 'uv.lock').read_bytes()).hexdigest()}\n"
+    if stamp.is_file() and stamp.read_text() == wanted and python.is_file():
+        session.log(f"{requirement}: the venv in {folder.relative_to(ROOT)} is ready")
+        return python
+    env = {"UV_PROJECT_ENVIRONMENT": str(folder)}
+    session.run("uv", "venv", "--clear", "--python", PYTHON, str(folder), external=True)
+    session.run(
+        "uv", "sync", "--frozen", "--no-default-groups", "--group", "docs", env=env, external=True
+    )
+    try:
+        session.run(
+            "uv", "pip", "install", "--python", str(python),
+            *drift_requirements([requirement]), external=True,
+        )  # fmt: skip
+    except nox.command.CommandFailed:
+        return None
+    stamp.write_text(wanted)
+    return python
+
+
+@nox.session(python=PYTHON)
+def accelerator(session: nox.Session) -> None:
+    """The pages' claims and device outputs on a TPU: `-- wheels` here, `-- record` there
+    (MAINTAINERS.md, "Recording on an accelerator"; engine/tools/accelerator.py)."""
+    install(session, "docs")
+    if session.posargs[:1] == ["wheels"]:
+        session.install("pip")  # `pip download` fetches wheels for another machine; uv cannot
+    session.run("python", "-m", "engine.tools.accelerator", *(session.posargs or ["pages"]))
 
 
 LIGHTHOUSE_VERSION = "12.2.3"
@@ -449,7 +495,7 @@ def lighthouse(session: nox.Session) -> None:
     Installs lighthouse (npm, into .cache/lighthouse) and chromium (apt) when missing, builds the
     site, serves it on 127.0.0.1 and prints the median of 3 runs of the four category scores per
     page and preset, worst first. Goal: desktop 100 in all four; mobile performance >= 95 and
-    accessibility 100. Arguments go to tests/browser/bench_lighthouse.py, e.g. `-- --runs 1` or
+    accessibility 100. Arguments go to benchmarks/bench_lighthouse.py, e.g. `-- --runs 1` or
     `-- track/ course/pitfalls/` (only those pages).
     """
     install(session, "docs")
@@ -473,4 +519,4 @@ def lighthouse(session: nox.Session) -> None:
             f"lighthouse@{LIGHTHOUSE_VERSION}",
             external=True,
         )
-    session.run("python", "tests/browser/bench_lighthouse.py", *session.posargs)
+    session.run("python", "benchmarks/bench_lighthouse.py", *session.posargs)

@@ -131,6 +131,11 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{ONLY_WHEN_NAMED}: runs when its node id is named (`nox -s page` names its page's "
         "notebook); a full run proves it another way",
     )
+    config.addinivalue_line(
+        "markers",
+        "page_rule: a rule every new page of some part must keep; engine/tools/checklist.py "
+        "lists it and `nox -s new` prints it (tests/test_scaffold.py compares the two)",
+    )
     if UNIT_RUN:
         config.stash[GUARD_KEY] = unit_guard.install()
 

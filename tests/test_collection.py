@@ -70,6 +70,7 @@ def test_every_skip_carries_a_reason(path: Path):
         assert block.skip is None or len(block.skip.split()) >= 2, f"{block.where}: vague skip"
 
 
+@pytest.mark.page_rule
 def test_every_snippet_file_is_embedded_by_a_page():
     """A snippet no page embeds would never be built or tested."""
     embedded = set()
@@ -109,11 +110,13 @@ class _AnyTagLoader(yaml.SafeLoader):
 _AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
+@pytest.mark.page_rule
 def test_every_course_page_has_a_learn_line_for_the_home_table():
     missing = [path for _, path in course_pages() if not read_page(path).learn]
     assert course_pages() and not missing, f"add a `learn:` line to the front matter of {missing}"
 
 
+@pytest.mark.page_rule
 def test_every_course_page_is_linked_from_the_summary():
     summary = (ROOT / "docs" / "reference" / "summary.md").read_text(encoding="utf-8")
     missing = [

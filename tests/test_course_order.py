@@ -42,6 +42,7 @@ def first_use_without_link(page_path: str, text: str, term: str, home: str) -> s
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.page_rule
 def test_a_term_is_used_only_after_its_chapter_or_with_a_link_there(chapter: str):
     index = CHAPTERS.index(chapter)
     found = []

@@ -16,6 +16,7 @@ from timing_marks import checks_up_to_measure_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
+from tests import tiers
 from tests.helpers import named_check, results_by_description, run_cli
 
 EXERCISES = [
@@ -29,6 +30,7 @@ EXERCISES = [
     "host_lookup",
     "shrink_the_trace",
     "stable_logsumexp",
+    "device_sgd",
 ]
 SOLUTIONS = ROOT / "snippets" / "exercises"
 WRONG = ROOT / "tests" / "solutions"
@@ -44,24 +46,46 @@ def wrong_solutions() -> list[Path]:
 
 
 def wrong_solutions_marked() -> list:
-    """Marked `timing` when the checks it runs, up to the one it names, time code."""
-    return [
+    """Marked `timing` when the checks it runs, up to the one it names, time code; the default
+    tier runs one per checker (tests/tiers.py), and all of a checker whose files changed."""
+    marked = [
         timed_if(path, checks_up_to_measure_time(path.parent.name, named_check(path)))
         for path in wrong_solutions()
     ]
+    return tiers.one_per(marked, lambda path: path.parent.name, solution_subjects)
+
+
+def checker_subjects(exercise: str) -> list[str]:
+    """What an exercise checker's verdicts depend on."""
+    return [
+        f"snippets/_checks/{exercise}.py",
+        f"snippets/exercises/{exercise}.py",
+        f"snippets/exercises/{exercise}_starter.py",
+        "snippets/check_solution.py",
+        "docs/practice/exercises.md",
+    ]
+
+
+def solution_subjects(path: Path) -> list[str]:
+    return [*checker_subjects(path.parent.name), path.relative_to(ROOT).as_posix()]
+
+
+def sampled_exercises() -> list:
+    """Every exercise; the default tier runs those whose checker times nothing."""
+    return tiers.one_per(exercises(EXERCISES), str, checker_subjects)
 
 
 def load(path: Path):
     return load_module(path, f"solution_{path.parent.name}_{path.stem}")
 
 
-@pytest.mark.parametrize("exercise", exercises(EXERCISES))
+@pytest.mark.parametrize("exercise", sampled_exercises())
 def test_reference_solution_passes_every_check(exercise):
     results = run_checks(exercise, load(SOLUTIONS / f"{exercise}.py"))
     assert all(result.passed for result in results), "\n".join(map(str, results))
 
 
-@pytest.mark.parametrize("exercise", exercises(EXERCISES))
+@pytest.mark.parametrize("exercise", sampled_exercises())
 def test_starter_fails_with_a_message_for_every_check(exercise):
     """The skeleton a learner starts from runs, and no check passes it by accident."""
     results = run_checks(exercise, load(SOLUTIONS / f"{exercise}_starter.py"))

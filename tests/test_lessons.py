@@ -21,6 +21,7 @@ import yaml
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT, page_slug
+from tests import tiers
 from tests.helpers import named_check, results_by_description, run_cli
 
 TRACK = ROOT / "docs" / "track"
@@ -176,7 +177,27 @@ def test_each_lesson_has_several_wrong_solutions(lesson: Lesson):
     assert len(wrong) >= 4, f"{lesson.id}: {[p.name for p in wrong]}"
 
 
-@pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def lesson_subjects(lesson_id: str) -> list[str]:
+    """What a lesson checker's verdicts depend on."""
+    lesson = BY_ID[lesson_id]
+    return [
+        f"snippets/_checks/{lesson_id}.py",
+        lesson.solution.relative_to(ROOT).as_posix(),
+        lesson.page.relative_to(ROOT).as_posix(),
+        "snippets/check_solution.py",
+    ]
+
+
+def wrong_sampled() -> list:
+    """Every wrong solution; the default tier runs one per lesson (tests/tiers.py)."""
+    return tiers.one_per(
+        WRONG,
+        lambda path: path.parent.name,
+        lambda path: [*lesson_subjects(path.parent.name), path.relative_to(ROOT).as_posix()],
+    )
+
+
+@pytest.mark.parametrize("path", wrong_sampled(), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_wrong_solution_fails_the_check_it_names(path: Path):
     """The checks up to the named one run, in order (``until``): the named check's result is the
     full run's, and the later checks, which cannot change it, are not paid for."""

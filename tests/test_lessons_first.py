@@ -57,6 +57,7 @@ def code_lines(block: Block) -> list[str]:
 
 
 @pytest.mark.parametrize("path", PAGES)
+@pytest.mark.page_rule
 def test_asserts_are_at_most_five_percent_of_the_visible_code(path: str):
     lines = [line for block in visible_blocks(read_page(path)) for line in code_lines(block)]
     asserts = [line for line in lines if line.startswith("assert")]
@@ -69,6 +70,7 @@ def test_asserts_are_at_most_five_percent_of_the_visible_code(path: str):
 
 
 @pytest.mark.parametrize("path", PAGES)
+@pytest.mark.page_rule
 def test_visible_code_uses_no_private_jax_api(path: str):
     found = [
         f"{block.page}:{block.first_line + number}: {what}: {line.strip()}"
@@ -97,6 +99,7 @@ SHORT_VERSION_LINES = 4  # two or three sentences, wrapped at 100 columns
 
 
 @pytest.mark.parametrize("path", COURSE)
+@pytest.mark.page_rule
 def test_a_course_page_opens_with_its_short_version(path: str):
     """The main idea in a few lines under the title, then the one block to paste, all before
     the first section (a learner reached the idea sooner in JAX's docs than here, issue #50)."""

@@ -57,6 +57,7 @@ from engine.site.notebooks import (
     notebook_uri,
     page_to_notebook,
 )
+from tests import tiers
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -108,12 +109,13 @@ def execute(notebook, folder: Path, kernel: str) -> nbformat.NotebookNode:
 
 
 def install_line(notebook: dict) -> list[str]:
-    """The packages the notebook's first cell installs (its ``%pip install`` line)."""
+    """The packages the notebook's first cell installs on a CPU (its ``PINNED``)."""
     first = notebook["cells"][0]
     assert first["cell_type"] == "code" and "install" in first["metadata"]["tags"]
-    lines = [line.strip() for line in first["source"].splitlines()]
-    (pip,) = [line for line in lines if line.startswith("%pip install ")]
-    return pip.removeprefix("%pip install ").split()
+    (pinned,) = [line for line in first["source"].splitlines() if line.startswith("PINNED = ")]
+    return [
+        f"{name}=={pin}" for name, pin in ast.literal_eval(pinned.removeprefix("PINNED = ")).items()
+    ]
 
 
 # Code whose behaviour can differ between the build's run and a reader's kernel although the
@@ -300,16 +302,40 @@ def test_the_rule_sees_code_that_reaches_outside_and_imports_that_nothing_provid
     }
 
 
+def kernel_sample(runs: list[str], most: int = 2) -> list[str]:
+    """The default tier's real runs: of the REAL_RUNS that time nothing (a timing notebook runs
+    alone), the one with the most kernel features, then the one adding most of the rest."""
+    untimed = [page for page in runs if not measures_time(read_page(page))]
+    chosen: list[str] = []
+    covered: set[str] = set()
+    for _ in range(most):
+        best = max(untimed, key=lambda page: (len(kernel_features(page) - covered), page))
+        if not kernel_features(best) - covered:
+            break
+        chosen.append(best)
+        covered |= kernel_features(best)
+        untimed.remove(best)
+    return chosen
+
+
+KERNEL_SAMPLE = kernel_sample(REAL_RUNS)
+
+
 def real_run_params() -> list:
     """Every notebook; those outside REAL_RUNS only when named (`nox -s page` names its page's):
-    test_notebook_is_the_code_the_build_ran proves them in a full run."""
+    test_notebook_is_the_code_the_build_ran proves them in every tier. Of REAL_RUNS the default
+    tier runs KERNEL_SAMPLE, and the notebook of a page that changed (tests/tiers.py)."""
     return [
-        pytest.param(
-            page,
-            marks=[
-                *([pytest.mark.timing] if measures_time(read_page(page)) else []),
-                *([] if page in REAL_RUNS else [pytest.mark.only_when_named]),
-            ],
+        tiers.sampled_param(
+            pytest.param(
+                page,
+                marks=[
+                    *([pytest.mark.timing] if measures_time(read_page(page)) else []),
+                    *([] if page in REAL_RUNS else [pytest.mark.only_when_named]),
+                ],
+            ),
+            [page, "engine/site/notebooks.py"],
+            page in KERNEL_SAMPLE or page not in REAL_RUNS,
         )
         for page in PAGES
     ]
@@ -333,7 +359,7 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
     assert not echoes, f"self-check cells echo a value: {echoes}"
     # everything the notebook needs was there, so its first cell installed nothing
     printed = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
-    assert printed == f"Ready: jax {locked_versions()['jax']}\n", printed
+    assert printed == f"Ready: jax {locked_versions()['jax']}, as the site was built.\n", printed
 
     for cell in notebook.cells:
         if cell.cell_type != "code" or "raises-exception" not in cell.metadata.get("tags", []):

@@ -36,6 +36,7 @@ def test_the_site_has_every_kind_of_practice_item():
 
 @pytest.mark.unit
 @pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.page_rule
 def test_every_chapter_is_practised_by_some_item(chapter: str):
     assert practice.box(chapter, ITEMS), (
         f"{chapter}: no exercise, quiz question or lesson links to it; link one from the "
@@ -45,6 +46,7 @@ def test_every_chapter_is_practised_by_some_item(chapter: str):
 
 @pytest.mark.unit
 @pytest.mark.parametrize("item", ITEMS, ids=lambda item: f"{item.page}#{item.anchor}")
+@pytest.mark.page_rule
 def test_every_practice_item_links_a_chapter(item: practice.Item):
     assert item.chapters, f"{item.page}: '{item.title}' links to no course chapter"
 

@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from engine.page.model import ROOT
+from tests import tiers
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -174,15 +175,16 @@ def test_drift_runs_weekly():
     assert "drift" in called_sessions(run_scripts(workflow))
 
 
-def test_ci_entry_point_runs_the_readme_test_command_verbatim():
+def test_ci_entry_point_runs_the_readme_test_command_in_the_full_tier():
+    """The README's command with `-- --full` (tests/tiers.py): CI runs every test."""
     command = readme_test_command()
     assert command == 'python3 -m pip install "nox[uv]" && nox -s tests'
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert command in [line.strip() for line in lines]
+    assert f"{command} -- {tiers.FULL_OPTION}" in [line.strip() for line in lines]
 
 
 @pytest.mark.parametrize(
-    "name", ["README.md", "CONTRIBUTING.md", ".github/pull_request_template.md"]
+    "name", ["README.md", "CONTRIBUTING.md", "MAINTAINERS.md", ".github/pull_request_template.md"]
 )
 def test_documented_sessions_exist(name):
     called = called_sessions((ROOT / name).read_text(encoding="utf-8"))
@@ -306,6 +308,50 @@ def test_contributing_covers_the_newcomer_path():
     assert (ROOT / "docs" / "about" / "conventions.md").is_file()
 
 
+DEMAND_SECTION = "## What learners ask:"  # a table of learners' questions, not guide text
+
+
+def guide_words() -> int:
+    """CONTRIBUTING.md's words, the demand table's section left out (it is data)."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    if DEMAND_SECTION in text:
+        before, after = text.split(DEMAND_SECTION, 1)
+        text = before + (after.split("\n## ", 1)[1] if "\n## " in after else "")
+    return len(text.split())
+
+
+def test_the_contributor_guide_fits_in_about_3000_words():
+    """What a contributor reads to add a section; maintainers' notes live in MAINTAINERS.md."""
+    assert guide_words() <= 3000, f"CONTRIBUTING.md has {guide_words()} words: move or cut"
+    head = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split("\n## ")[1]
+    assert head.startswith("Add a section") and "nox -s new --" in head  # the path comes first
+
+
+GUIDES = ("README.md", "CONTRIBUTING.md", "MAINTAINERS.md")  # their links to their own headings
+
+
+def heading_anchors(text: str) -> set[str]:
+    """GitHub's anchors for a Markdown file's headings (lowercase, punctuation dropped)."""
+    return {
+        re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE)
+    }
+
+
+def test_every_link_into_the_guides_finds_its_heading():
+    broken = []
+    for document in [*prose_files(), *tracked_text_files()]:
+        if document.suffix not in (".md", ".py", ".toml", ".js"):
+            continue
+        text = document.read_text("utf-8", "replace")
+        own = re.findall(r"\]\(#([\w-]+)\)", text) if document.name in GUIDES else []
+        links = re.findall(r"((?:CONTRIBUTING|MAINTAINERS)\.md)#([\w-]+)", text)
+        for guide, anchor in [*links, *((document.name, anchor) for anchor in own)]:
+            if anchor not in heading_anchors((ROOT / guide).read_text("utf-8")):
+                broken.append(f"{document.relative_to(ROOT)}: {guide}#{anchor}")
+    assert not broken, broken
+
+
 def test_paths_are_relative_to_the_project():
     assert Path(ROOT, "noxfile.py").is_file()
 
@@ -328,7 +374,8 @@ def named_paths(text: str) -> list[str]:
 
 
 def prose_files() -> list[Path]:
-    return [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    guides = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "MAINTAINERS.md"]
+    return [*sorted((ROOT / "docs").rglob("*.md")), *guides]
 
 
 @pytest.mark.parametrize("document", prose_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -397,7 +444,14 @@ def test_engine_module_names_cannot_be_mistaken_for_each_other():
 
 def test_every_engine_command_in_the_docs_exists():
     commands = set()
-    for doc in ("README.md", "CONTRIBUTING.md", "noxfile.py", "engine/tools/scaffold.py"):
+    docs = (
+        "README.md",
+        "CONTRIBUTING.md",
+        "MAINTAINERS.md",
+        "noxfile.py",
+        "engine/tools/scaffold.py",
+    )
+    for doc in docs:
         text = (ROOT / doc).read_text(encoding="utf-8")
         commands |= set(re.findall(r"-m[\"', ]+engine\.([\w.]+\w)", text))
     assert {"tools.page_outputs", "tools.drift", "tools.scaffold"} <= commands

@@ -70,9 +70,18 @@ def test_the_build_records_each_block_and_goes_on_past_a_failing_page(project_fo
     assert f"{broken.blocks[1].where}:" in failed.message and "two does not beat" in failed.message
     assert after.message == f"not run: the page stopped at {broken.blocks[1].where}, which failed"
     assert [run.status for run in runs[fine.path, code_key(fine)].values()] == ["passed"] * 2
-    # Built again: the cache answers the page that passed, and a cached run is not recorded.
+    # Built again: the cache answers the page that passed, and its cached run is recorded as
+    # the build's run; the failing page was never cached, so it runs again and fails again.
     record_file.unlink()
-    assert build_recording([fine], cache, record_file) == [] and not record_file.exists()
+    assert build_recording([broken, fine], cache, record_file) == [broken.path]
+    assert ran.read_text() == "ran\nran\n"
+    runs = record.read(record_file)
+    assert [run.status for run in runs[fine.path, code_key(fine)].values()] == ["passed"] * 2
+    assert [run.status for run in runs[broken.path, code_key(broken)].values()] == [
+        "passed",
+        "failed",
+        "not run",
+    ]
 
 
 def run_examples(folder: Path) -> subprocess.CompletedProcess:
@@ -85,22 +94,31 @@ def run_examples(folder: Path) -> subprocess.CompletedProcess:
 def test_examples_report_the_build_run_of_their_page_and_run_a_page_it_did_not(
     project_folder, tmp_path
 ):
-    ran = tmp_path / "ran.txt"  # outside the project: page code may not write into it
+    ran, ran_fine = tmp_path / "ran.txt", tmp_path / "fine.txt"  # outside the project
     counted = COUNTS_ITS_RUNS.format(ran=str(ran))
     broken = demo(project_folder, counted, FAILS, AFTER)
-    build_recording([broken], project_folder / "cache", project_folder / "record.jsonl")
-    assert ran.read_text() == "ran\n"
+    (project_folder / "fine.md").write_text(
+        "# Fine\n\n" + COUNTS_ITS_RUNS.format(ran=str(ran_fine)), encoding="utf-8"
+    )
+    fine = read_page(in_project(project_folder, "fine.md"))
+    cache, record_file = project_folder / "cache", project_folder / "record.jsonl"
+    build_recording([broken, fine], cache, record_file)
+    # The build `nox -s tests` makes after `nox -s docs`: the cache answers the page that passed.
+    record_file.unlink()
+    build_recording([broken, fine], cache, record_file)
+    assert (ran.read_text(), ran_fine.read_text()) == ("ran\nran\n", "ran\n")
 
     reported = run_examples(project_folder)
     output = reported.stdout + reported.stderr
-    assert "1 failed, 1 passed, 1 skipped" in output, output
+    assert "1 failed, 2 passed, 1 skipped" in output, output
     assert "two does not beat three" in output and "not run: the page stopped at" in output
-    assert ran.read_text() == "ran\n", "an example ran its code again"
+    assert ran.read_text() == "ran\nran\n", "an example ran its code again"
+    assert ran_fine.read_text() == "ran\n", "a cached page's example ran its code again"
 
     demo(project_folder, counted, fence("print('changed')"), AFTER)  # not what the build ran
     executed = run_examples(project_folder)
-    assert "3 passed" in executed.stdout, executed.stdout + executed.stderr
-    assert ran.read_text() == "ran\nran\n"
+    assert "4 passed" in executed.stdout, executed.stdout + executed.stderr
+    assert ran.read_text() == "ran\nran\nran\n" and ran_fine.read_text() == "ran\n"
 
 
 def test_a_timing_page_the_build_ran_is_not_marked_timing(tmp_path, monkeypatch):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import textwrap
 
 import pytest
@@ -10,8 +12,9 @@ import yaml
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run.pages import run_page
-from engine.tools import scaffold
+from engine.tools import checklist, scaffold
 from engine.tools.scaffold import ScaffoldError, add_nav_entry
+from tests.helpers import page as parse_made_up
 
 MKDOCS = """\
 site_name: test
@@ -70,18 +73,71 @@ def test_scaffolded_page_runs_clean_and_is_in_the_nav(small_project, capsys):
         for b in parsed.blocks
     ]
     assert kinds == [
-        ("plain", None),
+        ("plain", None),  # the short version's block
         ("check", None),  # the template teaches folded checks
         ("plain", "first_example"),
+        ("check", None),  # the snippet's proof, folded after it
         ("bad", None),
         ("good", None),
     ]
     result = run_page(parsed)  # the scaffold passes the build's contracts as it is
-    assert result.outcomes[2].output == "compilations of running_total: 2\n"
-    assert result.outcomes[3].error.startswith("TracerBoolConversionError")
+    assert result.outcomes[2].output == "traced for the shapes: [(3,), (6,)]\n"
+    assert result.outcomes[4].error.startswith("TracerBoolConversionError")
 
     printed = capsys.readouterr().out
     assert "Edit next:" in printed and "nox -s page -- docs/practice/demo-page.md" in printed
+
+
+def page_rule_tests() -> set[str]:
+    """Every test marked ``page_rule``, as ``path::name``, read from the test files' source."""
+    found = set()
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            marks = getattr(node, "decorator_list", [])
+            if any(ast.unparse(mark) == "pytest.mark.page_rule" for mark in marks):
+                found.add(f"{path.relative_to(ROOT).as_posix()}::{node.name}")
+    return found
+
+
+@pytest.mark.unit
+def test_the_checklist_lists_every_rule_the_tests_enforce_on_a_new_page():
+    """A test that holds new pages to a rule is marked `page_rule`; the scaffold's checklist
+    must name it, so a rule added to the tests without a line in the checklist fails here."""
+    marked = page_rule_tests()
+    listed = {rule.test for rule in checklist.RULES if rule.test}
+    assert len(marked) >= 10
+    assert marked - listed == set(), "add these to engine/tools/checklist.py's RULES"
+    assert listed - marked == set(), "RULES names tests not marked @pytest.mark.page_rule"
+    contributing = (ROOT / "CONTRIBUTING.md").read_text("utf-8")
+    missing = [rule.name for rule in checklist.RULES if f"**{rule.name}**" not in contributing]
+    assert not missing, f"CONTRIBUTING.md's checklist does not name {missing}"
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("part", ["course", "beyond", "track", "practice"])
+def test_each_part_gets_its_checklist_and_the_shape_its_tests_hold(small_project, part):
+    plan = scaffold.plan(small_project, f"{part}/demo-page", "Demo")
+    scaffold.write(plan)
+    text = plan.files[plan.page]
+    assert ("notebook_view: true\n" in text) == (part in checklist.CHAPTERS)
+    parsed = parse_made_up(text, f"docs/{part}/demo-page.md", root=small_project)
+    lines = text.splitlines()
+    title = lines.index("# Demo")
+    first = parsed.blocks[0]
+    opening = lines[title + 1 : first.first_line - 1]
+    assert not any(line.startswith("## ") for line in opening)  # the short version, then a block
+    assert 2 <= len([line for line in opening if line.strip() and "```" not in line]) <= 4
+    assert not (first.bad or first.check or first.snippet)
+    visible = "\n".join(b.source for b in parsed.blocks if not b.check)
+    assert "running_total" in visible  # the snippet's code is among what a reader sees
+    assert not re.search(r"^\s*assert\b|jitkit", visible, re.M)  # proof stays folded
+
+    printed = checklist.checklist(part, f"docs/{part}/demo-page.md")
+    for rule in checklist.RULES:
+        assert (f"  - {rule.name}: " in printed) == (part in rule.parts), rule.name
+    assert ("Quiz stub" in printed) == (part in checklist.CHAPTERS)
+    if part == "beyond":
+        assert "demand-table rows" in printed and "../beyond/demo-page.md" in printed
 
 
 @pytest.mark.unit

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.page.model import ROOT
+from engine.page import parser
+from engine.page.model import ROOT, MarkupError
 from engine.run.pages import run_page
+from engine.site import run_step
 from engine.site.sections import VOID
 from tests.helpers import PAIR_GOOD, fence, page
 
@@ -314,3 +316,23 @@ def test_tables_arrive_wrapped_as_materials_script_would_wrap_them():
     assert root[1].tag == "p" and root[1].text == "text after"
     WrappedTables(markdown.Markdown()).run(root)  # a second pass wraps nothing again
     assert len(root.findall(".//div[@class='md-typeset__scrollwrap']")) == 1
+
+
+@pytest.mark.unit
+def test_a_copied_page_stops_the_build_naming_the_page_it_copies(tmp_path):
+    """The extension knows a page by its text: a copy of a page (plain code, no snippet) could
+    not be told from it, and failed late with "page text changed between parsing and rendering"."""
+    text = "# Plain\n\nSome prose.\n\n```python\nprint(1)\n```\n"
+    for name in ("plain.md", "copy.md"):
+        (tmp_path / "docs" / "beyond").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / "beyond" / name).write_text(f"---\ndescription: x\n---\n{text}")
+    paths = ["docs/beyond/plain.md", "docs/beyond/copy.md"]
+    with pytest.raises(MarkupError) as stopped:
+        run_step.run_site(tmp_path, paths, {})  # before any page runs
+    assert str(stopped.value).startswith(
+        "docs/beyond/copy.md:1: its text is the same as docs/beyond/plain.md's (a copy?)"
+    )
+    assert "its title and opening at least" in str(stopped.value)
+    (tmp_path / "docs" / "beyond" / "copy.md").write_text(text.replace("Plain", "Copied"))
+    pages = {path: parser.read_page(path, tmp_path) for path in paths}
+    run_step.refuse_copies(pages)  # a title of its own is enough

@@ -1,12 +1,12 @@
-"""`nox -s profile`'s count of a browser test's CPU (tests/suite_profile.py): the processes still
-running under pytest count, as a browser's do while its tests run."""
+"""`nox -s profile`'s count of a browser test's CPU (benchmarks/suite_profile.py): the processes
+still running under pytest count, as a browser's do while its tests run."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from tests.suite_profile import CLOCK_TICKS, running_cpu_seconds
+from benchmarks.suite_profile import CLOCK_TICKS, running_cpu_seconds
 
 SPIN_SECONDS = 0.3
 # Spins for SPIN_SECONDS of CPU, says so, then waits for its input to close, still running.

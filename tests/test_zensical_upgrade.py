@@ -1,5 +1,5 @@
 """Zensical is pinned to a release the package registry here can install; the comment above the
-pin and CONTRIBUTING.md's "Upgrading Zensical" give the one line that upgrades it. These tests
+pin and MAINTAINERS.md's "Upgrading Zensical" give the one line that upgrades it. These tests
 read only files of the project, never the registry: they hold the pin, the lock and the notes
 together, keep the version out of the code (what differs between releases is checked on the
 installed Zensical, tests/browser/test_zensical.py), and check the key that keeps a warm
@@ -21,7 +21,7 @@ from tests.helpers import fence, page
 
 pytestmark = pytest.mark.unit  # every test here (tests/conftest.py)
 
-SECTION = "## Maintainers: upgrading Zensical"
+SECTION = "## Upgrading Zensical"
 BLOCKER = "zensical-ui"  # what every later release needs and the registry here does not serve
 
 
@@ -43,16 +43,16 @@ def upgrade_line() -> str:
     return re.search(r"^#\s+(zensical = \[.*\])$", comment, re.MULTILINE)[1]
 
 
-def contributing_section() -> str:
-    text = (ROOT / "CONTRIBUTING.md").read_text("utf-8")
-    assert SECTION in text, f"CONTRIBUTING.md has no {SECTION!r}"
+def maintainers_section() -> str:
+    text = (ROOT / "MAINTAINERS.md").read_text("utf-8")
+    assert SECTION in text, f"MAINTAINERS.md has no {SECTION!r}"
     return text.split(SECTION, 1)[1].split("\n## ", 1)[0]
 
 
 def test_the_pin_the_lock_and_the_upgrade_notes_agree():
     version = locked()["zensical"]
     assert str(pinned().specifier) == f"=={version}", "pyproject.toml and uv.lock differ: uv lock"
-    section = contributing_section()
+    section = maintainers_section()
     assert f"Zensical {version}" in section, f"{SECTION} names another release than {version}"
     assert upgrade_line() in section, f"{SECTION} does not give the comment's line {upgrade_line()}"
     upgrade = Requirement(tomllib.loads(upgrade_line())["zensical"][0])
@@ -65,7 +65,7 @@ def test_the_reason_for_the_pin_still_holds():
     section must then describe the release in use, and this file its new constraint."""
     assert BLOCKER not in locked(), (
         f"{BLOCKER} is locked now: rewrite pyproject.toml's comment above the zensical group, "
-        f"CONTRIBUTING.md's {SECTION!r} and tests/test_zensical_upgrade.py for the new release"
+        f"MAINTAINERS.md's {SECTION!r} and tests/test_zensical_upgrade.py for the new release"
     )
     assert BLOCKER in (ROOT / "pyproject.toml").read_text("utf-8")
 

@@ -24,7 +24,7 @@ class Claim:
     anchor: str  # its element id on the page: contract-N or fact-N, counted per kind
 
 
-def _normalized(source: str) -> str:
+def normalized(source: str) -> str:
     return "\n".join(line.rstrip() for line in source.splitlines() if line.strip())
 
 
@@ -37,7 +37,7 @@ def find_claims(page: Page) -> list[Claim]:
         kinds = [("contract", (index, index + 1))] if block.bad else []
         kinds += [("fact", (index,))] if block.fact else []
         for kind, indexes in kinds:
-            code = "\n".join(_normalized(page.blocks[i].source) for i in indexes)
+            code = "\n".join(normalized(page.blocks[i].source) for i in indexes)
             base = f"{stem}/{kind}-{hashlib.sha256(code.encode()).hexdigest()[:8]}"
             seen[base] += 1  # the same code twice on a page: number the repeats
             counts[kind] += 1

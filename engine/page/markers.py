@@ -148,6 +148,17 @@ SPECS = (
     ),
     _block("collapse-code", "Folds the block's code; its output stays visible."),
     _block(
+        "device-note: sentence",
+        "On a claim's first block: why the claim does not hold on the recorded accelerator; "
+        "shown with what failed there. Required on every such claim, refused on one that holds.",
+        _sentence,
+    ),
+    _block(
+        "device",
+        "Its output is also recorded on a TPU (`nox -s accelerator`, into "
+        "`docs/data/accelerator.json`) and shown beside this build's.",
+    ),
+    _block(
         "file: NAME.py",
         "Shows the block as the file `NAME.py` and saves it under that name in the "
         "page's temporary folder (`tempfile.gettempdir()`) for later blocks to run; "
@@ -189,8 +200,10 @@ SPECS = (
             ("install: pip", "Replaced by set-up commands with pip, pinned from `uv.lock`."),
             ("install: uv", "Replaced by the same set-up commands with uv."),
             ("install: versions", "Replaced by a table of the package versions in `uv.lock`."),
+            ("install: tpu", "Replaced by pip's command for the pinned JAX with its TPU extra."),
+            ("install: cuda12", "Replaced by the same for an NVIDIA GPU (CUDA 12)."),
         ),
-        _one_of("pip", "uv", "versions"),
+        _one_of("pip", "uv", "versions", "tpu", "cuda12"),
     ),
     _standalone("marker-table", "Replaced by this table, generated from the engine's marker list."),
     _standalone(

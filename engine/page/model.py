@@ -54,6 +54,8 @@ class Block:
     timeout: float = DEFAULT_TIMEOUT
     max_output: int = DEFAULT_MAX_OUTPUT_KB
     collapse_code: bool = False
+    device: bool = False  # its output is recorded on an accelerator too (engine.tools.accelerator)
+    device_note: str | None = None  # why its claim fails on that accelerator
     file: str | None = None  # shown as this file, and saved as it in the page's temporary folder
     fact: str | None = None
     check: str | None = None  # a folded check of the block before it; its fact is this too

@@ -36,6 +36,10 @@ def environment() -> dict:
 
 def main() -> int:
     request = pickle.load(sys.stdin.buffer)  # from our own parent: run_page
+    if os.environ.pop("JITDOCS_CHILDREN_ON_CPU", ""):  # engine.tools.accelerator: one process
+        import jax  # noqa: F401  (reads JAX_PLATFORMS now: this page gets the chip)
+
+        os.environ["JAX_PLATFORMS"] = "cpu"  # what the page starts reads this one
     terminal.set_subreaper()  # a daemon a block starts stays findable, see execute_block
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # C-level writes to fd 1 must not corrupt the protocol
@@ -51,7 +55,9 @@ def main() -> int:
         except PageFailure as error:
             error.failure.index = index
             send(event="failed", index=index, failure=error.failure.to_dict())
-            return 1
+            if not request.get("keep_going"):
+                return 1
+            continue
         send(event="done", index=index, outcome=outcome.to_dict())
     send(event="environment", environment=environment())
     return 0

@@ -25,9 +25,50 @@ def save(entry: dict, path: Path, new: bool = False) -> dict:
         r for r in data["releases"] if (r.get("jax") or r["requirement"]) != same
     ] + [entry]
     data["releases"].sort(key=lambda r: version_key(r.get("jax") or r["requirement"]))
+    settle_aliases(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return data
+
+
+def merge(entry: dict, path: Path, pages: list[str]) -> dict:
+    """Put one release's verdicts on ``pages`` into the data file: that release's records of
+    those pages are replaced, every other page's and every other release's are kept, and the
+    release list is left as it is (a release not yet recorded is refused)."""
+    data = load(path)
+    found = next((r for r in tested(data) if r["jax"] == entry["jax"]), None)
+    if found is None:
+        recorded = ", ".join(r["jax"] for r in tested(data)) or "none"
+        raise ValueError(
+            f"jax {entry['jax']} is not among the recorded releases ({recorded}); a maintainer "
+            "adds releases with `nox -s matrix -- --releases ...`"
+        )
+    stems = tuple(page_path.removeprefix("docs/").removesuffix(".md") + "/" for page_path in pages)
+    fresh = entry["verdicts"]
+    kept = {  # in place, so that a re-run that changes nothing changes no line of the file
+        claim_id: fresh.get(claim_id, v)
+        for claim_id, v in found["verdicts"].items()
+        if not claim_id.startswith(stems) or claim_id in fresh
+    }
+    found["verdicts"] = kept | fresh
+    for key in ("other", "not_measured"):
+        kept = [o for o in found.get(key, []) if not o.startswith(tuple(f"{p}:" for p in pages))]
+        found[key] = kept + entry.get(key, [])
+        if not found[key] and key == "not_measured":
+            del found[key]
+    settle_aliases(data)
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return data
+
+
+def settle_aliases(data: dict) -> None:
+    """Drop the aliases no release needs: each is needed only while some release has no record
+    under the claim's own id."""
+    data["aliases"] = {
+        new: old
+        for new, old in data.get("aliases", {}).items()
+        if not all(new in r["verdicts"] for r in tested(data))
+    }
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -44,6 +85,13 @@ def recorded_id(data: dict, release: dict, claim_id: str) -> str:
     if claim_id in release["verdicts"]:
         return claim_id
     return data.get("aliases", {}).get(claim_id, claim_id)
+
+
+def recorded(data: dict | None, claim_id: str) -> bool:
+    """Has every tested release a verdict for the claim? A claim added or edited since the
+    matrix last ran has none: "not yet checked on other releases", not a failure."""
+    releases = tested(data)
+    return bool(releases) and all(recorded_id(data, r, claim_id) in r["verdicts"] for r in releases)
 
 
 def verdict(data: dict | None, release: dict, claim_id: str) -> str:

@@ -47,12 +47,16 @@ def child_variables() -> dict:
     return env
 
 
-def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT) -> PageResult:
+def run_page(
+    page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT, failures: list | None = None
+) -> PageResult:
     """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block.
 
     ``shared_cpu`` (set as SHARED_CPU_VARIABLE) says what runs beside the page: a timing claim
     then fails. ``watch(child)``, a context manager, is told the child process while it runs.
     Python-level writes under ``project`` fail in the block that makes them (``engine.run.guard``).
+    With a ``failures`` list, a failed block is added to it, its outcome is None, and the page
+    goes on (a timeout or crash still stops it): one process per page on a device that admits one.
     """
     started = time.perf_counter()
     beside = {SHARED_CPU_VARIABLE: shared_cpu} if shared_cpu else {}
@@ -72,12 +76,13 @@ def run_page(page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT)
     stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
     threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
     threading.Thread(target=_pump, args=(child.stderr, stderr), daemon=True).start()
-    child.stdin.buffer.write(pickle.dumps({"blocks": page.blocks, "project": project}))
+    request = {"blocks": page.blocks, "project": project, "keep_going": failures is not None}
+    child.stdin.buffer.write(pickle.dumps(request))
     child.stdin.close()
     where = page.path
     try:
         with watch(child) if watch else contextlib.nullcontext():
-            outcomes, env = _follow(page, child, lines, stderr)
+            outcomes, env = _follow(page, child, lines, stderr, failures)
     except PageFailure as error:
         where = error.failure.where
         raise
@@ -109,7 +114,9 @@ def _pump(stream, sink) -> None:
         sink.put(None)
 
 
-def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome], dict]:
+def _follow(
+    page: Page, child, lines: queue.Queue, stderr, failures: list | None = None
+) -> tuple[list[Outcome | None], dict]:
     outcomes: list[Outcome] = []
     current, limit = None, STARTUP_SECONDS
     deadline = time.monotonic() + limit
@@ -133,7 +140,10 @@ def _follow(page: Page, child, lines: queue.Queue, stderr) -> tuple[list[Outcome
         elif event == "done":
             outcomes.append(Outcome.from_dict(message["outcome"]))
         elif event == "failed":
-            raise PageFailure(Failure.from_dict(message["failure"]))
+            if failures is None:
+                raise PageFailure(Failure.from_dict(message["failure"]))
+            failures.append(Failure.from_dict(message["failure"]))
+            outcomes.append(None)
         elif event == "environment":
             return outcomes, message["environment"]
 
@@ -269,7 +279,7 @@ class _Build:
 
     def finish(self, plan: _Plan, result: PageResult) -> None:
         page, plan.result = plan.page, result
-        if self.record_to and not result.cached:
+        if self.record_to:  # a cached result is a run of this code in this environment
             record.write(self.record_to, page, plan.code, record.passed_runs(page, result))
         for block, outcome in zip(page.blocks, result.outcomes, strict=False):
             if outcome.stopped:  # said again from the cache: --strict fails until it is fixed

@@ -1,5 +1,5 @@
 """What a build's slow pure conversions made (the page renders are most of a warm build), kept
-for the next build; CONTRIBUTING.md's engine table lists what is kept. A ``Kept`` conversion
+for the next build; MAINTAINERS.md's engine table lists what is kept. A ``Kept`` conversion
 stores what it made by a digest of its input, under its converter's key (``converter_key``);
 the next build converts only an input it has not seen with that key.
 """

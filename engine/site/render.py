@@ -15,7 +15,7 @@ from pathlib import Path
 from engine.page.claims import by_block
 from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_stem
 from engine.page.syntax import code_fence
-from engine.run import terminal
+from engine.run import accelerator, terminal
 from engine.run.results import Figure, Outcome, PageResult
 from engine.site import practice, questions, setup_steps, version_notes
 from engine.site.error_index import Index
@@ -48,6 +48,7 @@ class Site:
     course: list[tuple[str, str]] = field(default_factory=list)  # the nav's (title, page)
     practice: list[practice.Item] = field(default_factory=list)  # exercises, lessons, questions
     compatibility: dict = field(default_factory=dict)  # docs/data/compatibility.json
+    device: dict = field(default_factory=dict)  # docs/data/accelerator.json
     errors: Index = field(default_factory=Index)  # from the ❌ blocks
     site_url: str = ""  # for the set-up page's download address
     kept: Conversions = field(default_factory=Conversions)  # kept between builds
@@ -98,7 +99,7 @@ def render_page(site: Site, path: str) -> str:
             parts.append(render_directive(site, piece, path))
         elif piece is AFTER_TITLE:
             parts.append(render_download_link(site, page))
-            parts.append(version_notes.title_badge(page, site.compatibility or None))
+            parts.append(version_notes.title_badge(page, site.compatibility or None, site.device))
         else:
             parts.append(piece)
     if path in {chapter for _, chapter in site.course}:
@@ -132,11 +133,14 @@ def render_download_link(site: Site, page: Page) -> str:
 
 def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:
     parts = [render_code(block)]
+    recorded = accelerator.output(site.device, site.pages[block.page], index)
     if outcome.skipped:
         parts.append(f'!!! note "Not run"\n\n    {html.escape(block.skip)}')
-    if outcome.output:
+    if recorded:
+        parts.append(render_devices(site, block, outcome, *recorded))
+    elif outcome.output:
         parts.append(render_output(site, outcome.output, "Output"))
-    if outcome.error_type:
+    if outcome.error_type and not recorded:
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
         parts += site.errors.link(block)
     parts += [render_figure(figure, block.page) for figure in outcome.figures]
@@ -159,18 +163,55 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         )
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{indent(body)}\n\n</div>'
+    body = "\n\n".join([body, *render_device_note(site, block, index, ids)])  # not folded
     return indent(body + "\n", block.indent) + "\n"
 
 
-def render_output(site: Site, text: str, title: str) -> str:
+def render_devices(site: Site, block: Block, outcome: Outcome, text: str, record: dict) -> str:
+    """This build's output beside the one recorded on the accelerator: two fences that CSS sets
+    side by side on a wide screen (raw HTML around them would not survive inside an admonition)."""
+    where = site.environment().get("device", "").partition(" ")[0].upper() or "machine"
+    mine = outcome.output or outcome.error or "(nothing printed)"
+    what = f"Raises {outcome.error_type}" if outcome.error and not outcome.output else "Output"
+    name, jax = accelerator.device_name(record), record["versions"]["jax"]
+    return "\n\n".join(
+        [
+            render_output(site, mine, f"{what} on this build's {where}", ".jd-here"),
+            render_output(
+                site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"
+            ),
+        ]
+    )
+
+
+def render_device_note(site: Site, block: Block, index: int, ids: dict) -> list[str]:
+    """Under a claim that fails on the recorded accelerator: why (its ``device-note``), and
+    what failed there."""
+    record = accelerator.page_record(site.device, site.pages[block.page]) or {}
+    claim = ids.get((index, "contract")) or ids.get((index, "fact"))
+    found = record.get("verdicts", {}).get(claim.id if claim else "", {})
+    if not block.device_note or found.get("verdict") != "broken":
+        return []
+    title = f"On a {accelerator.device_name(record)} this claim does not hold"
+    error = html.escape(found["error"])
+    return [
+        f'!!! warning "{title}"\n\n    {html.escape(block.device_note)} '
+        f"Recorded there ({record['date']}, JAX {record['versions']['jax']}): {error}"
+    ]
+
+
+def render_output(site: Site, text: str, title: str, kind: str = "") -> str:
     """A block's output as a titled code block. Terminal colours are drawn by ``colour_outputs``
     once the page is HTML: here the fence holds the text without them, after a line with the
     key of its coloured HTML (raw HTML would not survive inside an admonition)."""
+    language, attributes = (
+        ("", f'{{.text {kind} title="{title}"}}') if kind else ("text", f'title="{title}"')
+    )
     if "\x1b[" not in text:  # no colour code
-        return code_fence("text", text, f'title="{title}"')
+        return code_fence(language, text, attributes)
     key = f"{COLOUR_KEY}{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     site.coloured[key] = text.rstrip("\n")
-    return code_fence("text", f"{key}\n{terminal.strip_ansi(text)}", f'title="{title}"')
+    return code_fence(language, f"{key}\n{terminal.strip_ansi(text)}", attributes)
 
 
 COLOUR_KEY = "jitdocs-colour-"
@@ -218,7 +259,7 @@ def render_figure(figure: Figure, page_path: str) -> str:
 def render_directive(site: Site, directive: Directive, page_path: str) -> str:
     if directive.name == "version-notes":
         data = site.compatibility or None
-        return version_notes.render(site.pages, data, site.environment(), page_path)
+        return version_notes.render(site.pages, data, site.environment(), page_path, site.device)
     if directive.name == "marker-table":
         return marker_table()
     if directive.name == "install":

@@ -14,7 +14,7 @@ from pathlib import Path
 from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
-from engine.run import compatibility, record
+from engine.run import accelerator, compatibility, record
 from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
@@ -27,6 +27,19 @@ from engine.site.render import Site
 
 FRESH_VARIABLE = "JITDOCS_FRESH"  # set by `nox -s docs -- --fresh`: ignore the cache
 CACHE_VARIABLE = "JITDOCS_CACHE_DIR"  # another cache, e.g. for a build against another JAX
+
+
+def refuse_copies(pages: dict[str, Page]) -> None:
+    """Stop on two pages whose text is the same: the extension knows a page by its text (a
+    builder hands it nothing else), so it could not tell which of the two it renders."""
+    seen: dict[str, str] = {}
+    for path, page in pages.items():
+        if (first := seen.setdefault(page.text.strip(), path)) != path:
+            raise MarkupError(
+                f"{path}:1: its text is the same as {first}'s (a copy?); the build knows a page "
+                f"by its text, so it cannot render both. Make {path} its own before building: "
+                "its title and opening at least (or take it out of the nav)"
+            )
 
 
 def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Conversions) -> Site:
@@ -44,6 +57,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
             site.failures[path] = str(error)
             text = split_front_matter((root / path).read_text(encoding="utf-8"))[0]
             site.pages[path] = Page(path, text=text)  # shown as written, under its error
+    refuse_copies(site.pages)
     record_to = record.record_file()  # `nox -s tests`: its examples report this run
     keep_going = partial(keep_failure, failures=site.failures) if preview or record_to else None
     runnable = [page for path, page in site.pages.items() if path not in site.failures]
@@ -65,6 +79,7 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
     site.course = practice.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
     site.compatibility = compatibility.load(root / compatibility.DATA) or {}
+    site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
     log.info(version_notes.summary(list(site.pages.values()), site.compatibility or None))
     return site

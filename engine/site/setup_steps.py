@@ -48,32 +48,85 @@ def public_url(url: str) -> str:
 
 
 def install_cell(pins: list[str], setup_url: str = "") -> str:
-    """The notebook's first cell: install the pinned packages unless they are there already."""
+    """The notebook's first cell: install the pinned packages unless they are there, and on a
+    GPU or TPU runtime never swap the runtime's JAX for the CPU build (tests/test_install_cell.py
+    runs it for each kind of machine)."""
     where = f": {setup_url}" if setup_url else ": the site's page About > Run it yourself"
-    pairs = ", ".join(repr(pin.split("==")[0]) + ": " + repr(pin.split("==")[1]) for pin in pins)
-    return "\n".join(
-        [
-            "# Run this cell first. It installs the packages this notebook needs, at the versions",
-            "# the site was built with, unless they are installed already. Other ways to set up",
-            f"# (pip, uv, the repository){where}",
-            "import importlib.metadata",
-            "",
-            "",
-            "def _missing(pinned):",
-            "    def version(name):",
-            "        try:",
-            "            return importlib.metadata.version(name)",
-            "        except importlib.metadata.PackageNotFoundError:",
-            "            return None",
-            "",
-            "    return [name for name, wanted in pinned.items() if version(name) != wanted]",
-            "",
-            "",
-            f"if _missing({{{pairs}}}):",
-            f"    %pip install {' '.join(pins)}",
-            'print("Ready: jax", importlib.metadata.version("jax"))',
-        ]
-    )
+    pinned = ", ".join(repr(pin.split("==")[0]) + ": " + repr(pin.split("==")[1]) for pin in pins)
+    return INSTALL_CELL.replace("<WHERE>", where).replace("<PINNED>", pinned)
+
+
+INSTALL_CELL = """\
+# Run this cell first. It installs what this notebook needs at the versions the site was built
+# with, unless they are here already. On a GPU or TPU runtime it keeps the runtime's own JAX, or
+# installs the pinned one with its accelerator extra: never the CPU build in its place.
+# Other ways to set up (pip, uv, the repository)<WHERE>
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+
+PINNED = {<PINNED>}
+
+
+def installed(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def accelerator(version=installed):
+    \"\"\"'tpu', 'cuda12' or 'cuda13' for the runtime's accelerator ('' for none), without
+    starting JAX (a TPU admits one process, and JAX may not be installed yet).\"\"\"
+    if version("libtpu") or os.environ.get("COLAB_TPU_ADDR") or os.path.exists("/dev/accel0"):
+        return "tpu"
+    for plugin in ("jax-cuda13-plugin", "jax-cuda12-plugin"):
+        if version(plugin):
+            return plugin.split("-")[1]
+    return "cuda12" if shutil.which("nvidia-smi") else ""
+
+
+def plan(device, version=installed):
+    \"\"\"The requirements to install, and the sentence that says what runs.\"\"\"
+    wrong = {name: pin for name, pin in PINNED.items() if version(name) != pin}
+    jax = version("jax")
+    if not wrong:
+        ran = f"jax {jax}" + (f" on this {device.upper()}" if device else "")
+        return [], f"Ready: {ran}, as the site was built" + (
+            " (its outputs come from a CPU: yours may differ)." if device else "."
+        )
+    if device and jax:  # the runtime's accelerator JAX stays; add only what is missing
+        missing = [f"{n}=={p}" for n, p in wrong.items() if not (n.startswith("jax") or version(n))]
+        differs = "" if jax == PINNED["jax"] else f", not the site's {PINNED['jax']}"
+        return missing, (
+            f"Keeping this runtime's jax {jax} for its {device.upper()}{differs}: "
+            "outputs may differ from the site's, which come from a CPU."
+        )
+    extra, support = (f"[{device}]", f" with its {device.upper()} support") if device else ("", "")
+    rest = [f"{n}=={p}" for n, p in PINNED.items() if n != "jax"]
+    return [f"jax{extra}=={PINNED['jax']}", *rest], f"Installed jax {PINNED['jax']}{support}."
+
+
+def main():
+    device = accelerator()
+    requirements, said = plan(device)
+    if requirements:
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", *requirements])
+        if done.returncode != 0:  # a runtime's JAX that stays is still worth saying
+            kept = said + " " if device and installed("jax") else ""
+            said = kept + (
+                f"Could not install {' '.join(requirements)} (no network?); "
+                f"running with jax {installed('jax') or 'missing: this notebook needs it'}."
+            )
+        elif "jax" in sys.modules:
+            said += " Restart the kernel so the new packages load."
+    print(said)
+
+
+main()
+"""
 
 
 def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
@@ -81,10 +134,14 @@ def render(kind: str, site_url: str = "", root: Path = ROOT) -> str:
     pins = " ".join(f'"{pin}"' for pin in requirements(root=root))
     checker = (site := public_url(site_url)) and site + CHECKER_URI
     fetch = f"curl -O {checker}" if checker else "# then download check.py (see Check an answer)"
-    if kind not in INSTALLERS:  # versions
+    if kind == "versions":
         versions = locked_versions(root)
         rows = [f"| `{name}` | {versions[name]} |" for name in (*CORE, *OPTIONAL)]
         return "| Package | Version |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+    if kind in ("tpu", "cuda12"):  # the accelerator's build of the pinned JAX, the rest as pinned
+        pins = " ".join(f'"{pin}"' for pin in requirements(root=root) if not pin.startswith("jax"))
+        jax = f'"jax[{kind}]=={locked_versions(root)["jax"]}"'
+        return f"```bash\npython -m pip install {jax} {pins}\n```\n"
     venv, install = INSTALLERS[kind]
     lines = [f"{venv} && . jit-course/bin/activate", f"{install} {pins} jupyterlab", fetch]
     return "```bash\n" + "\n".join([*lines, "python check.py tax_brackets my_tax.py"]) + "\n```\n"

@@ -12,41 +12,68 @@ from collections import Counter
 
 from engine.page.model import Page, page_stem
 from engine.page.policy import policy
-from engine.run.compatibility import BROKEN, DATA, HOLDS, recorded_id, tested, verdict
+from engine.run import accelerator
+from engine.run.compatibility import (
+    BROKEN,
+    DATA,
+    HOLDS,
+    recorded,
+    recorded_id,
+    tested,
+    verdict,
+    version_key,
+)
 from engine.run.environment import locked_versions
 from engine.site import labels
 
 NOTES_PAGE = "docs/reference/version-notes.md"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
+UNCHECKED = "not yet checked on other releases"  # a claim added or edited since the matrix ran
+PAGE_COMMAND = "nox -s matrix -- --page {path}"
 
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
-    """What the data file lacks or has too much of, compared with the pages; empty if current."""
+    """What makes the data file unusable; empty if it can be rendered. A claim it has no
+    verdict for is "not yet checked on other releases" (``unchecked``), and a verdict of a claim
+    no page has is left for the page's next run to clear (``orphans``): neither forces a run."""
     pinned = pinned or locked_versions()["jax"]
     if data is None:
         return [f"no {DATA.as_posix()}: run `nox -s matrix`"]
-    problems = []
     if pinned not in {r["jax"] for r in tested(data)}:
-        problems.append(f"the data has no run of the pinned jax {pinned}")
-    page_ids = {claim.id: page.path for page in pages for claim in page.claims}
-    aliases = data.get("aliases", {})
-    known = set(page_ids) | {aliases[i] for i in page_ids if i in aliases}
-    for release in tested(data):
-        recorded = release["verdicts"]
-        missing = sorted(i for i in page_ids if recorded_id(data, release, i) not in recorded)
-        extra = sorted(set(recorded) - known)
-        if missing:
-            problems.append(f"jax {release['jax']}: no verdict for {', '.join(missing)}")
-        if extra:
-            problems.append(f"jax {release['jax']}: no page has {', '.join(extra)}")
-    return problems
+        return [f"the data has no run of the pinned jax {pinned}"]
+    return []
+
+
+def unchecked(pages: list[Page], data: dict | None) -> list[str]:
+    """The claims some tested release has no verdict for: added or edited since it ran."""
+    return [c.id for page in pages for c in page.claims if not recorded(data, c.id)]
+
+
+def orphans(pages: list[Page], data: dict | None) -> dict[str, list[str]]:
+    """The recorded claim ids no page has any more (edited or removed), by the command that
+    clears them: the page's own run, or the whole matrix for a page that is gone."""
+    page_ids = {claim.id for page in pages for claim in page.claims}
+    aliases = (data or {}).get("aliases", {})
+    known = page_ids | {aliases[i] for i in page_ids if i in aliases}
+    stems = {page_stem(page.path) + "/": page.path for page in pages}
+    found: dict[str, list[str]] = {}
+    for claim_id in sorted({i for r in tested(data) for i in r["verdicts"]} - known):
+        path = next((p for stem, p in stems.items() if claim_id.startswith(stem)), None)
+        command = PAGE_COMMAND.format(path=path) if path else "nox -s matrix"
+        found.setdefault(command, []).append(claim_id)
+    return found
 
 
 def summary(pages: list[Page], data: dict | None) -> str:
-    """The build's one line on the data: current, or what makes it stale."""
+    """The build's one line on the data: usable or not, and what waits for a page's run."""
     if problems := stale(pages, data):
-        return "jitdocs: compatibility data is STALE, run `nox -s matrix`: " + "; ".join(problems)
-    return f"jitdocs: compatibility data: {len(tested(data))} releases, up to date"
+        return "jitdocs: compatibility data is STALE: " + "; ".join(problems)
+    line = f"jitdocs: compatibility data: {len(tested(data))} releases"
+    if waiting := unchecked(pages, data):
+        line += f"; {len(waiting)} claim(s) {UNCHECKED} (nox -s matrix -- --page <page>)"
+    for command, ids in orphans(pages, data).items():
+        line += f"; {len(ids)} verdict(s) of claims no page has ({command} clears them)"
+    return line
 
 
 def _anchor(release: dict, claim_id: str) -> str:
@@ -78,11 +105,16 @@ def status(data: dict | None, claim_ids: list[str]) -> str:
     releases = tested(data)
     if not releases:
         return "no release tested"
-    failing = not_holding(data, claim_ids)
+    checked = [c for c in claim_ids if recorded(data, c)]
+    waiting = len(claim_ids) - len(checked)
+    tail = [f"{waiting} {UNCHECKED}"] if waiting else []
+    if not checked:
+        return tail[0]
+    failing = not_holding(data, checked)
     if not failing:
-        verb = "holds" if len(claim_ids) == 1 else "all hold"
-        return f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}"
-    return ", ".join(f"{count} {what}" for what, count in failing.items())
+        verb = "holds" if len(checked) == 1 else "all hold"
+        return ", ".join([f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}", *tail])
+    return ", ".join([*(f"{count} {what}" for what, count in failing.items()), *tail])
 
 
 def _code_spans(text: str) -> str:
@@ -100,7 +132,8 @@ def details(data: dict | None) -> str:
         f"JAX {r['jax']} (jaxlib {r['jaxlib']}, Python {r['python']}, {r['date']})"
         for r in tested(data)
     )
-    lines = ["", f"Columns: {columns}. ✓ holds, ✗ broken, {DASH} not run.", ""]
+    legend = f"✓ holds, ✗ broken, {DASH} not run (or {UNCHECKED})"
+    lines = ["", f"Columns: {columns}. {legend}.", ""]
     for release in data["releases"]:
         if "not_installable" in release:
             lines += [f"`{release['requirement']}`: {release['not_installable']}.", ""]
@@ -112,20 +145,34 @@ def details(data: dict | None) -> str:
                     f"{_code_spans(found['error'])}\n{{: #{_anchor(release, claim_id)} }}",
                     "",
                 ]
+    return "\n".join(lines + _plain_failures(data)) + "\n"
+
+
+def _plain_failures(data: dict) -> list[str]:
+    """The checks outside claims that broke, then the timings a busy machine left unmeasured."""
+    lines = []
     others = [(r["jax"], *o.split(": ", 1)) for r in tested(data) for o in r.get("other", [])]
     if others:
         lines += ["Other checks that broke (asserts in plain examples, timing claims):", ""]
     for jax, where, error in others:
         lines += [f"- **JAX {jax}**, {_code_spans(where)}: {_code_spans(error)}"]
-    return "\n".join(lines) + "\n"
+    busy = [(r["jax"], o) for r in tested(data) for o in r.get("not_measured", [])]
+    if busy:
+        head = "Timing checks not recorded: the machine was busy when they ran (not a JAX change):"
+        lines += ["", head, ""]
+    for jax, what in busy:
+        lines += [f"- **JAX {jax}**, {_code_spans(what)}"]
+    return lines
 
 
 def page_note(page: Page, data: dict | None, here: str) -> str:
     """The line under a course or track page's title; "" with no claim and nothing failing."""
     releases = tested(data)
     checks, failed_on = failing_checks(page, data)
-    ids = [claim.id for claim in page.claims]
-    if not releases or (not ids and not checks):
+    every = [claim.id for claim in page.claims]
+    ids = [claim_id for claim_id in every if recorded(data, claim_id)]
+    waiting = len(every) - len(ids)
+    if not releases or (not every and not checks):
         return ""
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here))
     first, last = releases[0]["jax"], releases[-1]["jax"]
@@ -140,6 +187,9 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
         noun, rest = ("check", "(not a claim) fails") if one else ("checks", "(not claims) fail")
         kind = f"other {noun} {rest}" if ids else f"[{noun}]({link}) on this page {rest}"
         parts.append(f"{len(checks)} {kind} on {_and(list(failed_on))}")
+    if waiting:
+        noun = "claim" if waiting == 1 else "claims"
+        parts.append(f"{waiting} {noun} on this page {'is' if waiting == 1 else 'are'} {UNCHECKED}")
     return "; ".join(parts) + "."
 
 
@@ -171,40 +221,56 @@ def _not_holding_words(data: dict, claim_ids: list[str]) -> str:
 
 def page_badge(page: Page, data: dict | None, here: str) -> str:
     """One short line under the title: how many claims hold on the pinned JAX, then, quieter,
-    how older releases differ; both link to the page's table in the version notes, with the
-    whole sentence (``page_note``) as the tooltip."""
+    how older and newer releases differ and how many claims are not yet checked on them; each
+    links to the page's table in the version notes, with the whole sentence (``page_note``) as
+    the tooltip."""
     note = page_note(page, data, here)
     if not note:
         return ""
     releases = tested(data)
-    pinned = next((r for r in releases if r["jax"] == locked_versions()["jax"]), releases[-1])
-    ids = [claim.id for claim in page.claims]
+    pinned_jax = locked_versions()["jax"]
+    pinned = next((r for r in releases if r["jax"] == pinned_jax), releases[-1])
+    every = [claim.id for claim in page.claims]
+    ids = [claim_id for claim_id in every if recorded(data, claim_id)]
     held = sum(not not_holding({**data, "releases": [pinned]}, [claim_id]) for claim_id in ids)
     on = f"on the pinned JAX {pinned['jax']}"
-    if not ids:
+    if not every:
         text = f"✓ No claims; every check passes {on}"
+    elif not ids:
+        text = f"{_claims(len(every))} {UNCHECKED}"
     elif held == len(ids):
         text = "✓ " + ("The claim holds" if held == 1 else f"All {held} claims hold") + f" {on}"
     else:
         text = f"⚠ {held} of {len(ids)} claims hold {on}"
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here)) + "#" + notes_anchor(page.path)
     plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", note).replace('"', "'")
-    older = _older_note([r for r in releases if r is not pinned], page, data, ids)
-    quiet = f" [{older}]({link}){{ .jd-compat .jd-compat--older }}" if older else ""
-    return f'[{text}]({link} "{plain}"){{ .jd-compat }}{quiet}'
+    others = [r for r in releases if r is not pinned]
+    key = version_key(pinned["jax"])
+    quiet = [
+        _differ_note(word, [r for r in others if side(version_key(r["jax"]), key)], page, data, ids)
+        for word, side in (("Older", lambda a, b: a < b), ("Newer", lambda a, b: a > b))
+    ]
+    if ids and len(ids) < len(every):
+        quiet.append(f"{_claims(len(every) - len(ids))} {UNCHECKED}")
+    tail = "".join(f" [{q}]({link}){{ .jd-compat .jd-compat--older }}" for q in quiet if q)
+    return f'[{text}]({link} "{plain}"){{ .jd-compat }}{tail}'
 
 
-def _older_note(older: list[dict], page: Page, data: dict, ids: list[str]) -> str:
-    """``Older JAX: 1 claim differs on 0.11.2``; "" when the older releases agree."""
-    failing = failing_checks(page, {**data, "releases": older})[1]
-    differ = [r["jax"] for r in older if not_holding({**data, "releases": [r]}, ids)]
+def _claims(count: int) -> str:
+    return f"{count} claim{'s' if count != 1 else ''}"
+
+
+def _differ_note(word: str, group: list[dict], page: Page, data: dict, ids: list[str]) -> str:
+    """``Older JAX: 1 claim differs on 0.11.2`` (or ``Newer JAX: ...``); "" when they agree."""
+    failing = failing_checks(page, {**data, "releases": group})[1]
+    differ = [r["jax"] for r in group if not_holding({**data, "releases": [r]}, ids)]
     differ += [jax for jax in failing if jax not in differ]
     if not differ:
         return ""
-    count = sum(bool(not_holding({**data, "releases": older}, [claim_id])) for claim_id in ids)
-    what = f"{count} claim{'s' if count != 1 else ''}" if count else "a check"
+    count = sum(bool(not_holding({**data, "releases": group}, [claim_id])) for claim_id in ids)
+    what = _claims(count) if count else "a check"
     verb = "differ" if count > 1 else "differs"
-    return f"Older JAX: {what} {verb} on {_and(differ)}"
+    return f"{word} JAX: {what} {verb} on {_and(differ)}"
 
 
 def notes_anchor(path: str) -> str:
@@ -212,24 +278,84 @@ def notes_anchor(path: str) -> str:
     return "notes-" + re.sub(r"[^a-z0-9]+", "-", page_stem(path))
 
 
-def title_badge(page: Page, data: dict | None) -> str:
-    """The page badge, for the line after the H1 of course and track pages."""
+def title_badge(page: Page, data: dict | None, device: dict | None = None) -> str:
+    """The page badge, for the line after the H1 of course and track pages; then, for a page
+    recorded on an accelerator, how many of its claims hold there."""
     badge = page_badge(page, data, page.path) if page.path.startswith(policy().noted_pages) else ""
+    badge = " ".join(filter(None, [badge, device_badge(page, device or {})]))
     return f"\n{badge}\n" if badge else ""
+
+
+def device_badge(page: Page, device: dict) -> str:
+    """``On a TPU v5e: 6 of 8 claims hold``, linked to the page's table; "" if not recorded."""
+    record = accelerator.page_record(device, page)
+    if record is None or not page.claims:
+        return ""
+    found = [record["verdicts"].get(c.id, {}).get("verdict") for c in page.claims]
+    held = "all" if found.count(HOLDS) == len(found) else f"{found.count(HOLDS)} of"
+    text = f"On a {accelerator.device_name(record)}: {held} {len(found)} claims hold"
+    link = (
+        posixpath.relpath(NOTES_PAGE, posixpath.dirname(page.path)) + "#" + notes_anchor(page.path)
+    )
+    return f"[{text}]({link}){{ .jd-compat .jd-compat--older }}"
+
+
+def device_cell(device: dict, page: Page, claim_id: str) -> str:
+    """The accelerator's cell: ✓ holds, ✗ broke (a link to what), a dash: not recorded."""
+    record = accelerator.page_record(device, page)
+    found = (record or {}).get("verdicts", {}).get(claim_id, {}).get("verdict")
+    if found == BROKEN:
+        return f" [✗](#{_anchor({'jax': 'device'}, claim_id)}) |"
+    return " ✓ |" if found == HOLDS else f" {DASH} |"
+
+
+def device_details(pages: dict[str, Page], device: dict) -> str:
+    """What failed on the accelerator, claim by claim, with why (its page's device-note)."""
+    lines = []
+    for page in pages.values():
+        record = accelerator.page_record(device, page)
+        for claim in page.claims if record else []:
+            found = record["verdicts"].get(claim.id, {})
+            if found.get("verdict") == BROKEN:
+                why = page.blocks[claim.blocks[0]].device_note or ""
+                lines += [
+                    f"**{accelerator.device_name(record)}**, {_code_spans(found['where'])}: "
+                    f"{html.escape(why)} Recorded: {_code_spans(found['error'])}"
+                    f"\n{{: #{_anchor({'jax': 'device'}, claim.id)} }}",
+                    "",
+                ]
+    if not lines:
+        return ""
+    records = {accelerator.device_name(r): r for r in device.get("pages", {}).values()}
+    column = "; ".join(
+        f"{name}: JAX {r['versions']['jax']}, libtpu {r['versions'].get('libtpu', DASH)}, "
+        f"recorded {r['date']} with `nox -s accelerator`"
+        for name, r in records.items()
+    )
+    return "\n".join(["", f"Accelerator column: {column}.", "", *lines])
 
 
 # ---------------------------------------------------------------- the version-notes page
 
 
-def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str) -> str:
+def render(
+    pages: dict[str, Page], data: dict | None, env: dict, page_path: str, device: dict | None = None
+) -> str:
     """Every ❌/✅ contract and fact on the site, one collapsible table per page (collapsed unless
     a claim broke: long open tables cost phones hundreds of milliseconds of layout)."""
     here = posixpath.dirname(page_path)
+    device = device or {}
     names = "".join(f" JAX {r['jax']} |" for r in tested(data))  # a column per release
-    separators = " :-: |" * len(tested(data))
+    kinds = {accelerator.device_name(r) for r in device.get("pages", {}).values()}
+    names += "".join(f" {kind} |" for kind in sorted(kinds)[:1])  # the recorded accelerator
+    separators = " :-: |" * (len(tested(data)) + min(len(kinds), 1))
     sections = []
     for path, parsed in sorted(pages.items()):
         rows, claim_ids = claim_rows(parsed, posixpath.relpath(path, here), data)
+        if kinds:
+            rows = [
+                row + device_cell(device, parsed, c) for row, c in zip(rows, claim_ids, strict=True)
+            ]
         if not rows:
             continue
         broken = any(verdict(data, r, c) == BROKEN for r in tested(data) for c in claim_ids)
@@ -243,7 +369,8 @@ def render(pages: dict[str, Page], data: dict | None, env: dict, page_path: str)
         sections.append(f'{anchor}{fold} abstract "{title}"\n\n{body}\n')
     if not sections:
         return "No contracts or facts on the site yet.\n"
-    return f"{verified_with(env)}\n\n" + "\n".join(sections) + details(data)
+    tail = details(data) + device_details(pages, device)
+    return f"{verified_with(env)}\n\n" + "\n".join(sections) + tail
 
 
 def claim_rows(parsed: Page, target: str, data: dict | None) -> tuple[list[str], list[str]]:

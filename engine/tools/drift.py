@@ -1,6 +1,6 @@
 """What another JAX would change on the site: ``nox -s drift -- "jax==0.11.*"``.
 
-CONTRIBUTING.md ("Maintainers: what would a new JAX change?") says what it runs and reports; it
+MAINTAINERS.md ("What would a new JAX change?") says what it runs and reports; it
 also exits 1 when a page timed out or crashed. A failing block is wrapped in ``try``/``except``
 and the page run again (``MAX_RERUNS``) to reach later blocks.
 """
@@ -91,6 +91,7 @@ class Finding:
     summary: str
     index: int | None  # the block that failed, when known
     follows: bool = False  # an earlier block on the page failed first
+    timing: bool = False  # a timing claim fell short (or could not measure): load can do that
 
 
 @dataclass
@@ -139,7 +140,9 @@ def classify(failure: Failure, page: Page) -> Finding:
         summary = f"{label} {error}"
     else:
         summary = failure.summary.replace("the ❌ block ", "❌ ") + (f" {error}" if error else "")
-    return Finding(kind, failure.where, summary, failure.index)
+    short = any(claim.get("margin", 1.0) < 1.0 for claim in failure.timing_claims)
+    timing = failure.kind == Kind.SHARED_CPU or short
+    return Finding(kind, failure.where, summary, failure.index, timing=timing)
 
 
 def relax(block: Block) -> Block:

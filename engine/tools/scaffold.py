@@ -2,7 +2,9 @@
 
 Writes the page in the house shape, its first snippet and its nav entry in ``mkdocs.yml`` (the
 part's section, made if new), all or nothing; the result builds and passes the tests as it is.
-``--check`` then runs the page once, as ``nox -s page`` does.
+``--check`` then runs the page once, as ``nox -s page`` does. Last it prints the checklist for
+the page's part (``engine.tools.checklist``): what it wrote, what is left by hand, and the test
+that holds each rule.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from mkdocs.utils.yaml import get_yaml_loader
 
 from engine.page.model import ROOT, page_slug, page_stem
 from engine.page.parser import page_paths
+from engine.page.policy import wants_notebook
+from engine.tools.checklist import CHAPTERS, checklist
 
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 SNIPPET_NAME = "first_example"
@@ -203,8 +207,9 @@ def plan(root: Path, target: str, title: str) -> Plan:
     new, nav_line = add_nav_entry(old, part, title, f"{part}/{slug}.md")
     verify_nav(old, new, f"{part}/{slug}.md")
     quoted = json.dumps(title, ensure_ascii=False)[1:-1]  # inside the front matter's quotes
+    view = "notebook_view: true\n" if wants_notebook(page_rel) and part in CHAPTERS else ""
     page_text = template("page.md.tmpl").format(
-        title=title, quoted=quoted, slug_dir=slug_dir, snippet=SNIPPET_NAME
+        title=title, quoted=quoted, slug_dir=slug_dir, snippet=SNIPPET_NAME, notebook_view=view
     )
     page, snippet = root / page_rel, root / "snippets" / slug_dir / f"{SNIPPET_NAME}.py"
     snippet_text = template("snippet.py.tmpl").format(page=page_rel)
@@ -220,7 +225,8 @@ def write(plan: Plan) -> None:
 
 def next_steps(plan: Plan, root: Path) -> str:
     page, snippet = (path.relative_to(root).as_posix() for path in (plan.page, plan.snippet))
-    return template("next_steps.txt.tmpl").format(page=page, snippet=snippet, plan=plan).rstrip()
+    steps = template("next_steps.txt.tmpl").format(page=page, snippet=snippet, plan=plan)
+    return steps.rstrip() + "\n\n" + checklist(page.split("/")[1], page)
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:

@@ -39,10 +39,12 @@ from served_site import (
     page_urls,
     pages_with,
     serve,
+    survey_sample,
     url_id,
 )
 
 from engine.tools.temp_root import TempRootError, temp_root, too_long
+from tests import tiers
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 SEARCH_INDEX = "**/search/search_index.json"
@@ -52,6 +54,18 @@ POLL_MS = 25
 SETTLE_TIMEOUT_SECONDS = 30.0
 
 _site: Path | None = None
+# The per-page tests the default tier samples, by the fixture that makes them costly, and what
+# each verdict depends on besides the page's own source and HTML (tests/tiers.py).
+SAMPLED = {
+    "surveys": [
+        "docs/assets/",
+        "mkdocs.yml",
+        "engine/site/overrides/",
+        "tests/browser/page_survey.py",
+        "tests/browser/axe_check.py",
+    ],
+    "zensical_site": ["mkdocs.yml", "engine/site/", "pyproject.toml", "uv.lock"],
+}
 
 
 def built_site() -> Path:
@@ -80,6 +94,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         site = built_site()
         urls = pages_with(site, wanted.args[0]) if wanted else page_urls(site)
         assert urls, f"no page has {wanted.args[0]!r}: {metafunc.function.__name__} tests nothing"
+        inputs = [SAMPLED[name] for name in SAMPLED if name in metafunc.fixturenames]
+        if inputs:  # a page's survey, or its Zensical twin, is the cost: sampled
+            kept = survey_sample(site, urls)
+            urls = [
+                tiers.sampled_param(url, [tiers.source_of(url), *inputs[0]], url in kept)
+                for url in urls
+            ]
         metafunc.parametrize("url", urls, ids=url_id)
     if "scheme" in metafunc.fixturenames:
         metafunc.parametrize("scheme", ["light", "dark"])
@@ -252,12 +273,12 @@ def empty_search_index() -> dict:
 
 @pytest.fixture
 def open_page(browser, base_url):
-    """open_page(scheme="light", real_search=False, **context_options) -> Visit (fresh context,
-    recording on)."""
+    """open_page(scheme="light", real_search=False, at=None, **context_options) -> Visit (fresh
+    context, recording on); ``at``: another served site's address (the Zensical build's)."""
     contexts = []
 
-    def opener(scheme: str = "light", real_search: bool = False, **options) -> Visit:
-        visit = start_visit(browser, base_url, scheme, real_search, **options)
+    def opener(scheme="light", real_search=False, at: str | None = None, **options) -> Visit:
+        visit = start_visit(browser, at or base_url, scheme, real_search, **options)
         contexts.append(visit.page.context)
         return visit
 

@@ -1,5 +1,5 @@
 """Build the site and serve it on 127.0.0.1, as a plain static host would: for the browser tests
-(conftest.py) and the Lighthouse benchmark (bench_lighthouse.py).
+(conftest.py) and the Lighthouse benchmark (benchmarks/bench_lighthouse.py).
 
 The site is built into a folder of its own, never into site/, which other commands rebuild at
 any moment. Page code comes from the engine's cache (.cache/jitdocs), so a warm build takes
@@ -158,3 +158,24 @@ def soup_of(site: Path, url: str) -> BeautifulSoup:
 def pages_with(site: Path, needle: str) -> list[str]:
     """URLs of the built pages whose HTML contains ``needle``."""
     return [url for url in page_urls(site) if needle in html_of(site, url)]
+
+
+def survey_sample(site: Path, urls: list[str]) -> set[str]:
+    """The default tier's surveyed pages among ``urls``: the site's sample (``kinds_sample``)
+    where it has some of them, else the smallest of them."""
+    kept = kinds_sample(site) & set(urls)
+    return kept or {min(urls, key=lambda url: html_file(site, url).stat().st_size)}
+
+
+@functools.cache
+def kinds_sample(site: Path) -> set[str]:
+    """The smallest page of each kind (its section, its depth, a notebook view or not), which
+    shares its template, CSS and scripts with the others of its kind, and the longest page (the
+    most of everything a survey measures)."""
+    urls = page_urls(site)
+    size = {url: html_file(site, url).stat().st_size for url in urls}
+    kinds: dict[tuple, str] = {}
+    for url in sorted(urls, key=size.get):
+        parts = url.removesuffix("notebook/").split("/")
+        kinds.setdefault((parts[0], len(parts), url.endswith("notebook/")), url)
+    return {*kinds.values(), max(urls, key=size.get)}

@@ -41,6 +41,7 @@ def page_url(page_path: str) -> str:
     return page_path.removeprefix("docs/").removesuffix(".md") + "/"
 
 
+@pytest.mark.page_rule
 def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_them(site_dir):
     chapters = {
         p.relative_to(ROOT).as_posix()

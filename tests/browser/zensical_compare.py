@@ -90,13 +90,21 @@ def header_features(page_uri: str, header: Tag | None) -> list:
     ]
 
 
-def compare_sites(mkdocs_site: Path, zensical_site: Path) -> list[str]:
-    """One line per page and feature that differs, and per page only one build has."""
+def site_uris(site: Path) -> set[str]:
+    """Every HTML file's address in a built site (``course/loops/``, ``404.html``, ``""``)."""
+    return {
+        path.relative_to(site).as_posix().removesuffix("index.html")
+        for path in site.rglob("*.html")
+    }
+
+
+def compare_sites(
+    mkdocs_site: Path, zensical_site: Path, only: list[str] | None = None
+) -> list[str]:
+    """One line per page and feature that differs, and per page only one build has (``only``:
+    these pages alone)."""
     sites = {"MkDocs": Path(mkdocs_site), "Zensical": Path(zensical_site)}
-    uris = set()
-    for site in sites.values():
-        for path in site.rglob("*.html"):
-            uris.add(path.relative_to(site).as_posix().removesuffix("index.html"))
+    uris = set(only) if only is not None else set().union(*map(site_uris, sites.values()))
     differences = []
     for uri in sorted(uris):
         where = uri or "/"

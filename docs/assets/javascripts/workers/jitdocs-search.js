@@ -39,11 +39,26 @@ addEventListener("message", event => {
   addMessageField(event.data.data)
 })
 
+// Zensical's worker (no lunr: its own engine; the end of this file) gets each query from here,
+// rewritten, since this listener is added before its script sets its own.
+let separator, indexed, asked
+addEventListener("message", event => {
+  if (self.lunr || !event.data) return  // Material's worker reads queries through lunr's parser
+  const { type, data } = event.data
+  if (type === 0) {
+    separator = data.config.separator
+    indexed = indexedWords(data.items, separator)
+  } else if (type === 2 && typeof data.input === "string" && separator) {
+    data.input = zensicalQuery(data.input, separator)
+    asked = data
+  }
+})
+
 const material = new URLSearchParams(self.location.search).get("material") || ""
 if (!/^search\.[0-9a-f]+\.min\.js$/.test(material))
   throw new Error(`jitdocs-search.js: no Material search worker named (${material})`)
 importScripts(material)
-const lunr = self.lunr  // absent from another engine's worker (Zensical's), which runs untouched
+const lunr = self.lunr  // absent from another engine's worker (Zensical's): see the end
 
 // 3. A query's words are read as the index's were. Material gives each word typed a trailing
 // wildcard (so that a word still being typed matches), and lunr runs no pipeline on a wildcard
@@ -100,7 +115,8 @@ function root(clause, term) {
 // "collect" one that stacks outputs. Only words of this subject whose sense holds in any question
 // ("recompile" finding "retrace" lifted sections about tracing above the cache-miss reports, so
 // only "retrace" finds "recompile"), each read as the index is (stemmed). Measured on 151
-// questions: CONTRIBUTING.md; tests/browser/test_search_quality.py holds what two of them find.
+// questions: MAINTAINERS.md and the git history of CONTRIBUTING.md;
+// tests/browser/test_search_quality.py holds what two of them find.
 const SYNONYM_WEIGHT = 0.7
 const SYNONYMS = {  // the learner's word: the site's words
   slow: ["cost", "overhead"], slower: ["cost", "overhead"], benchmark: ["timing"],
@@ -149,3 +165,118 @@ if (lunr) {
     return query
   }
 }
+
+// Zensical's engine, which the MkDocs build does not use. It has no stemmer and no word weights:
+// a section is listed only if every word of the query begins a word of it, and ranked by where
+// they are found (its heading, then the names of its page and part, then its text) and how
+// close together.
+// So a learner's question ("how do I stop jit recompiling") listed nothing: some word of it
+// ("how", "do", "recompiling") is in no section that answers. The rules above that Zensical
+// can take are applied to the query, as a tree of words its parser would have made: stop words
+// and the site's subject dropped, Python's keywords whole words, every other word cut to a stem
+// (so that it begins each of its forms) and, where the site says it otherwise, either word
+// (its root after "re", a synonym). Page weights and the error message field need lunr.
+const STOP_WORDS = new Set(("a an the is are was were be been being do does did how what why " +
+  "when which who to of in on at by with from into about it its this that these those i my me " +
+  "you your we our they them their can could should would will may might must get gets got " +
+  "there than then so as has have had just also only very too any some all each every no same " +
+  "other such own more most much many way ways").split(" "))
+const SUBJECT_FORM = /^(jit|jax)(s|ted|ting|ed|ing)?$/  // the subject, in any form
+const ENDING = /(ations?|ies|ing|ed|es|e|s)$/  // cut so that the stem begins every form
+function zensicalStem(word) {
+  const cut = word.replace(ENDING, "")
+  return cut.length >= 4 ? cut : word
+}
+// Every word of the index, sorted, so that a query's word that begins none can be left out.
+function indexedWords(items, separatorPattern) {
+  const split = new RegExp(separatorPattern, "u")
+  const words = new Set()
+  for (const { title, text } of items)
+    for (const word of `${title} ${text}`.replace(/<[^>]*>/g, " ").normalize("NFKD")
+      .toLowerCase().split(split)) words.add(word)
+  return [...words].sort()
+}
+function beginsSome(stem) {
+  let low = 0, high = indexed.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (indexed[middle] < stem) low = middle + 1
+    else high = middle
+  }
+  return low < indexed.length && indexed[low].startsWith(stem)
+}
+function beginning(data, range) {
+  return { type: "value", data: { field: "*", value: { type: "prefix", data }, range } }
+}
+function zensicalQuery(input, separatorPattern) {
+  const words = []
+  const split = new RegExp(separatorPattern, "gu")
+  let start = 0
+  for (const found of [...input.matchAll(split), { index: input.length, 0: "" }]) {
+    if (found.index > start) words.push({ word: input.slice(start, found.index), start })
+    start = found.index + found[0].length
+  }
+  const kept = words.filter(({ word }) => {
+    const bare = word.normalize("NFKD").toLowerCase()
+    return KEYWORDS.has(bare) || !(STOP_WORDS.has(bare) || MORE_STOP_WORDS.has(bare) ||
+      SUBJECT_FORM.test(bare))
+  })
+  const operands = (kept.length ? kept : words).map(({ word, start }, index) => {
+    const bare = word.normalize("NFKD").toLowerCase()
+    const range = { start, end: start + word.length, value: index }
+    if (KEYWORDS.has(bare)) return { type: "value", data: { field: "*", value: bare, range } }
+    const stem = zensicalStem(bare)
+    const prefixed = /^re(.{4,})$/.exec(stem)
+    const others = [...(prefixed ? [prefixed[1]] : []),
+      ...(SYNONYMS[bare] ?? SYNONYMS[stem] ?? []).map(zensicalStem)]
+    const either = [stem, ...others].filter(beginsSome).map(one => beginning(one, range))
+    if (either.length < 2) return either[0]
+    return { type: "operator", data: { operator: "or", operands: either } }
+  }).filter(Boolean)
+  return { type: "operator", data: { operator: "and", operands } }
+}
+
+// A query whose words no section holds all of is asked again with fewer of them: every way of
+// leaving out one word, then two..., and the first number left that lists anything answers,
+// with the choice that lists the most sections (its words go together in the site's text).
+// Without it, a question of six words was likely to list nothing. At most ASKS more questions
+// (a pasted message of twelve words could take thousands), then it lists nothing.
+const ASKS = 200
+function relaxing(post) {
+  let answers = null  // while asking again: the worker's answers, kept from the page
+  return message => {
+    if (answers) return void answers.push(message)
+    const words = asked?.input?.data?.operands ?? []
+    if (message?.type !== 3 || message.data.items.length || words.length < 2 || asked.page)
+      return post(message)
+    const ask = input => {
+      answers = []
+      self.onmessage({ data: { type: 2, data: { ...asked, input } } })
+      const [reply] = answers
+      answers = null
+      return reply?.type === 3 ? reply.data.pagination.total : 0
+    }
+    let budget = ASKS
+    for (let left = words.length - 1; left > 0 && budget > 0; left--) {
+      let best = { listed: 0 }
+      for (const operands of subsets(words, left).slice(0, budget)) {
+        budget--
+        const input = { type: "operator", data: { operator: "and", operands } }
+        const listed = ask(input)
+        if (listed > best.listed) best = { listed, input }
+      }
+      if (best.listed) {  // asked once more, answering: the worker keeps it for the next pages
+        self.onmessage({ data: { type: 2, data: { ...asked, input: best.input } } })
+        return
+      }
+    }
+    post(message)
+  }
+}
+function subsets(items, size) {
+  if (size === 0) return [[]]
+  if (items.length < size) return []
+  const [first, ...rest] = items
+  return [...subsets(rest, size - 1).map(some => [first, ...some]), ...subsets(rest, size)]
+}
+if (!lunr) self.postMessage = relaxing(self.postMessage.bind(self))

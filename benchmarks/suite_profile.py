@@ -1,6 +1,6 @@
-"""Where the test suite's time goes (`nox -s profile`, CONTRIBUTING.md's testing section).
+"""Where the test suite's time goes (`nox -s profile`; MAINTAINERS.md says how to read it).
 
-Loaded into pytest (``-p tests.suite_profile``, with PROFILE_VARIABLE naming a folder), each
+Loaded into pytest (``-p benchmarks.suite_profile``, with PROFILE_VARIABLE naming a folder), each
 pytest process, xdist workers included, writes one line per test: its wall and CPU seconds (its
 own and its finished children's; for a test in tests/browser also the browser's, whose processes
 run on under pytest) and the programs it started. Run as a script on that folder, it prints the

@@ -1,6 +1,6 @@
-"""The last whole `nox -s tests` that passed in this checkout: written by that session, printed by
-`nox -s bench -- --no-suite` (tests/bench_build.py). Standard library only: the noxfile loads it
-outside any venv."""
+"""The last whole `nox -s tests` that passed in this checkout: written by that session, printed
+by `nox -s bench -- --no-suite` (benchmarks/bench_build.py). Standard library only: the noxfile
+loads it outside any venv."""
 
 from __future__ import annotations
 

@@ -40,10 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import suite_time  # noqa: E402
 from engine.page.parser import read_page  # noqa: E402
 from engine.run.execute import PRELUDE  # noqa: E402
 from engine.run.pages import child_variables  # noqa: E402
-from tests import suite_time  # noqa: E402
 
 COLD_OVER_BASELINE = 1.0
 WARM_SECONDS = 3.0

@@ -8,7 +8,7 @@ when a page misses the goal: 100 in every category on desktop; on mobile, perfor
 and accessibility 100. Lighthouse runs offline; scores vary from run to run with the machine's
 load, so each score is the median of `--runs` runs (default 3).
 
-    python tests/browser/bench_lighthouse.py [--runs N] [--site DIR] [--preset P] [PAGE ...]
+    python benchmarks/bench_lighthouse.py [--runs N] [--site DIR] [--preset P] [PAGE ...]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
 from find_browser import ENABLE_HINT
 from served_site import CHROMIUM, CHROMIUM_ARGS, ROOT, build_site, page_urls, serve
 

@@ -1,0 +1,78 @@
+"""``docs/data/accelerator.json``: the claims and the ``device``-marked outputs of some pages as a
+TPU ran them. ``nox -s accelerator`` (``engine.tools.accelerator``) records it on such a machine;
+the build renders it, so no build and no test needs one.
+
+Each record names what produced it: a claim by its id (a hash of its code, ``engine.page.claims``),
+an output by ``output_id`` (likewise), so a record whose code changed is found by ``stale``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from engine.page.claims import normalized
+from engine.page.model import Page, page_stem
+
+DATA = Path("docs") / "data" / "accelerator.json"
+REFRESH = (
+    "nox -s accelerator -- record {page}  "
+    "(on a TPU machine: MAINTAINERS.md, 'Recording on an accelerator')"
+)
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"pages": {}}
+
+
+def output_id(page: Page, index: int) -> str:
+    """``beyond/accelerators/output-1a2b3c4d``: the page and a hash of the block's code."""
+    code = normalized(page.blocks[index].source)
+    return f"{page_stem(page.path)}/output-{hashlib.sha256(code.encode()).hexdigest()[:8]}"
+
+
+def wanted(page: Page) -> tuple[set[str], set[str]]:
+    """The claim ids and the ``device`` blocks' output ids a current record must hold (it holds
+    every block's output; the page shows the ``device`` ones)."""
+    outputs = {output_id(page, i) for i, block in enumerate(page.blocks) if block.device}
+    return {claim.id for claim in page.claims}, outputs
+
+
+def stale(record: dict | None, page: Page) -> list[str]:
+    """What in the page's record no longer matches its code ([] when it is current)."""
+    if record is None:
+        return [f"{page.path}: not recorded on an accelerator"]
+    claims, outputs = wanted(page)
+    problems = []
+    for kind, want, have in (
+        ("claim", claims, set(record.get("verdicts", {}))),
+        ("output", outputs, set(record.get("outputs", {}))),
+    ):
+        problems += [f"{page.path}: {kind} {i} is not recorded" for i in sorted(want - have)]
+    on_page = {output_id(page, i) for i in range(len(page.blocks))}
+    gone = set(record.get("verdicts", {})) - claims | set(record.get("outputs", {})) - on_page
+    problems += [f"{page.path}: recorded {i} is no longer on the page" for i in sorted(gone)]
+    return problems
+
+
+def page_record(data: dict, page: Page) -> dict | None:
+    return data.get("pages", {}).get(page_stem(page.path))
+
+
+def output(data: dict, page: Page, index: int) -> tuple[str, dict] | None:
+    """The recorded text of a ``device`` block, and its page's record (for the device's name)."""
+    record = page_record(data, page)
+    if record is None or not page.blocks[index].device:
+        return None
+    text = record.get("outputs", {}).get(output_id(page, index))
+    return None if text is None else (text, record)
+
+
+KINDS = {"TPU v5 lite": "TPU v5e"}  # JAX's device_kind -> the name the chip is sold under
+
+
+def device_name(record: dict) -> str:
+    """``tpu (TPU v5 lite, 1 device(s))`` -> ``TPU v5e``."""
+    kind = record.get("device", "").partition("(")[2].partition(",")[0] or "accelerator"
+    return KINDS.get(kind, kind)

@@ -1,0 +1,272 @@
+"""The site's claims and ``device`` outputs on an accelerator: ``nox -s accelerator``.
+
+``wheels`` (where a package index is reachable) downloads the pinned JAX with its TPU extra and
+the run layer's packages as wheels for the target Python, cut into parts a device call can carry;
+``engine/tools/accelerator_setup.sh`` installs them on the offline machine. ``record`` (there)
+runs each page of ``pages()`` and saves its record into ``docs/data/accelerator.json`` after each
+page, skipping pages whose record is current, so a run cut off anywhere goes on where it stopped.
+MAINTAINERS.md ("Recording on an accelerator") gives the steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.page.model import ROOT, Page, page_stem
+from engine.page.parser import read_pages
+from engine.run import accelerator
+from engine.run.environment import environment_fingerprint, installed_version, locked_versions
+from engine.run.files import write_if_changed
+from engine.run.pages import run_page
+from engine.run.results import PageFailure
+from engine.run.timing import measures_time
+from engine.tools import drift, matrix
+
+# Pages whose every claim and figure is recorded, besides every page that measures time.
+PAGES = (
+    "docs/course/why-compile.md",
+    "docs/course/introducing-jit.md",
+    "docs/course/hands-on.md",
+    "docs/beyond/loop-speed.md",
+    "docs/beyond/long-runs.md",
+    "docs/beyond/numeric-traps.md",
+    "docs/beyond/callbacks.md",
+    "docs/beyond/compile-time.md",
+    "docs/beyond/accelerators.md",
+)
+# What page processes need besides JAX: the engine's parser (mkdocs' front matter), charts, Sybil.
+RUN_LAYER = ("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml")
+PART_BYTES = 56 * 2**20  # a device call carries 64 MiB, the working tree included
+WHEELS = ROOT / ".cache" / "accelerator"
+# manylinux tags pip must accept by name; libtpu's wheels are manylinux_2_31.
+PLATFORMS = (
+    "manylinux_2_17_x86_64",
+    "manylinux2014_x86_64",
+    "manylinux_2_27_x86_64",
+    "manylinux_2_28_x86_64",
+    "manylinux_2_31_x86_64",
+)
+
+
+def pages(all_pages: list[Page]) -> list[Page]:
+    """The pages to record: ``PAGES`` and every page whose code measures time, in site order."""
+    return [p for p in all_pages if p.path in PAGES or (p.blocks and measures_time(p))]
+
+
+# ---------------------------------------------------------------- recording
+
+
+def versions() -> dict:
+    """The installed JAX, jaxlib and device plugin (libtpu, or a jax-cuda plugin) and Python."""
+    fingerprint = environment_fingerprint()
+    found = {name: fingerprint["versions"][name] for name in ("jax", "jaxlib")}
+    if libtpu := installed_version("libtpu"):
+        found["libtpu"] = libtpu
+    found.update(dict(p.split("==") for p in fingerprint["plugins"]))
+    return {**found, "python": sys.version.split()[0]}
+
+
+def record_page(page: Page) -> dict:
+    """Run the page once, going on past a failed block (each process start opens the chip, which
+    takes seconds), and keep each claim's verdict, each block's text and the device's name."""
+    started = time.monotonic()
+    failed: list = []
+    try:
+        result = run_page(page, failures=failed)
+        outcomes, environment = result.outcomes, result.environment
+    except PageFailure as stop:  # a timeout or a crash: the blocks after it never ran
+        failed.append(stop.failure)
+        outcomes, environment = [], {}
+    outcomes += [None] * (len(page.blocks) - len(outcomes))
+    findings = [drift.classify(failure, page) for failure in failed]
+    in_claims = {i for claim in page.claims for i in claim.blocks}
+    return {
+        "device": environment.get("device", ""),
+        "versions": versions(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "seconds": round(time.monotonic() - started, 1),
+        "verdicts": matrix.verdicts(page, findings, outcomes),
+        "outputs": {  # every block's: the page shows the ``device`` ones beside its own
+            accelerator.output_id(page, i): text
+            for i, outcome in enumerate(outcomes)
+            if outcome is not None and not outcome.skipped and (text := drift.block_text(outcome))
+        },
+        "other": [f"{f.where}: {f.summary}" for f in findings if f.index not in in_claims],
+    }
+
+
+def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
+    """Record each page not yet current for the installed versions, saving after each one."""
+    # The chip admits one process: what a page's code starts (a fresh Python to show a cache or
+    # a flag) runs on the CPU, and says so in its output (engine.run.child).
+    os.environ["JITDOCS_CHILDREN_ON_CPU"] = "1"
+    data = accelerator.load(data_path)
+    now = versions()
+    for page in chosen:
+        old = accelerator.page_record(data, page)
+        if not again and not accelerator.stale(old, page) and old["versions"] == now:
+            print(f"accelerator: {page.path}: current, skipped", file=sys.stderr, flush=True)
+            continue
+        print(f"accelerator: {page.path} ...", file=sys.stderr, flush=True)
+        data.setdefault("pages", {})[page_stem(page.path)] = entry = record_page(page)
+        data["pages"] = dict(sorted(data["pages"].items()))
+        write_if_changed(data_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        held = sum(v["verdict"] == "holds" for v in entry["verdicts"].values())
+        print(
+            f"accelerator: {page.path}: {held}/{len(entry['verdicts'])} claims hold, "
+            f"{len(entry['outputs'])} outputs, {entry['seconds']:.0f} s on {entry['device']}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return data
+
+
+# ---------------------------------------------------------------- a notebook, as a script
+
+
+def run_notebook(page: Page, notebook: dict, data: dict) -> tuple[list[str], int]:
+    """Run the page's notebook (as the build wrote it) cell by cell in one namespace, as a
+    kernel would (that machine allows no kernel's sockets), and compare each ``device`` cell's
+    output with the one the recorder kept, timings masked. Returns lines to print and how many
+    ``device`` cells match."""
+    record = accelerator.page_record(data, page) or {"outputs": {}}
+    wanted = {
+        page.blocks[i].source.strip(): record["outputs"].get(accelerator.output_id(page, i), "")
+        for i, block in enumerate(page.blocks)
+        if block.device
+    }
+    namespace: dict = {"__name__": "__main__"}
+    lines, matched = [], 0
+    for number, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        code = "\n".join(x for x in cell["source"].splitlines() if not x.startswith(("%", "!")))
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            try:
+                exec(compile(code, f"<cell {number}>", "exec"), namespace)
+            except Exception as error:  # a ❌ cell: its error is its output, as on the page
+                if "raises-exception" not in cell["metadata"].get("tags", []):
+                    raise
+                print(f"{type(error).__name__}: {error}")
+        if number < 2 or cell["source"].strip() in wanted:
+            got = printed.getvalue().strip()
+            kept = wanted.get(cell["source"].strip())
+            same = kept is not None and drift.mask(got) == drift.mask(kept.strip())
+            matched += same
+            verdict = "setup" if kept is None else ("matches" if same else "DIFFERS")
+            lines.append(f"cell {number} ({verdict}):\n{textwrap.indent(got, '    ')}")
+            if kept is not None and not same:
+                lines.append(f"  recorded:\n{textwrap.indent(kept.strip(), '    ')}")
+    return lines, matched
+
+
+# ---------------------------------------------------------------- wheels for an offline machine
+
+
+def wheels(out: Path, python: str = "3.12") -> list[Path]:
+    """Download the pinned ``jax[tpu]`` and the run layer for ``python``, pinned by ``uv.lock``
+    where it pins them, as one tar cut into parts of at most ``PART_BYTES``; returns the parts."""
+    pins = locked_versions()
+    folder = out / "wheels"
+    folder.mkdir(parents=True, exist_ok=True)
+    constraints = out / "constraints.txt"
+    constraints.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), "utf-8")
+    tags = [arg for platform in (*PLATFORMS, "any") for arg in ("--platform", platform)]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--only-binary=:all:",
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            "--abi",
+            "cp" + python.replace(".", ""),
+            *tags,
+            "-c",
+            str(constraints),
+            "-d",
+            str(folder),
+            f"jax[tpu]=={pins['jax']}",
+            *(f"{n}=={pins[n]}" for n in RUN_LAYER),
+        ],
+        check=True,
+    )
+    for old in out.glob("part-*"):
+        old.unlink()
+    bundle = out / "wheels.tar"
+    with tarfile.open(bundle, "w") as tar:
+        for wheel in sorted(folder.glob("*.whl")):
+            tar.add(wheel, arcname=wheel.name)
+    parts = []
+    with bundle.open("rb") as whole:
+        while chunk := whole.read(PART_BYTES):
+            parts.append(out / f"part-{len(parts):02d}")
+            parts[-1].write_bytes(chunk)
+    bundle.unlink()
+    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in parts)
+    (out / "parts.sha256").write_text(sums, encoding="utf-8")
+    return parts
+
+
+# ---------------------------------------------------------------- command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.accelerator", description=__doc__)
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    get = verbs.add_parser("wheels", help="download the pinned jax[tpu] and cut it into parts")
+    get.add_argument("--python", default="3.12")
+    get.add_argument("--out", type=Path, default=WHEELS)
+    run = verbs.add_parser("record", help="record pages on this machine's accelerator")
+    run.add_argument("pages", nargs="*", help="pages to record (default: every page it covers)")
+    run.add_argument("--again", action="store_true", help="record current pages again")
+    run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
+    verbs.add_parser("pages", help="list the pages a full recording covers")
+    book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
+    book.add_argument("page")
+    book.add_argument("--notebook", type=Path, help="the built .ipynb (default: under site/)")
+    book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
+    args = parser.parse_args(argv)
+    if args.verb == "wheels":
+        parts = wheels(args.out, args.python)
+        size = sum(p.stat().st_size for p in parts) / 2**20
+        print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
+        return 0
+    if args.verb == "notebook":
+        (page,) = read_pages([args.page])
+        built = args.notebook or ROOT / "site" / (page_stem(page.path) + ".ipynb")
+        notebook = json.loads(built.read_text(encoding="utf-8"))
+        lines, matched = run_notebook(page, notebook, accelerator.load(args.data))
+        wanted = sum(block.device for block in page.blocks)
+        print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
+        return 0 if matched == wanted else 1
+    chosen = pages(read_pages([]))
+    if args.verb == "pages":
+        print("\n".join(p.path for p in chosen))
+        return 0
+    if args.pages:
+        chosen = read_pages(args.pages)
+    record(chosen, args.data, args.again)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
