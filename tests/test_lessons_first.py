@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from engine.page.model import ROOT, Block, Page
-from engine.page.outline import Node, outline
+from engine.page.model import ROOT, Block
+from engine.page.outline import visible_blocks
 from engine.page.parser import read_page
 from tests.helpers import fence, page
 
@@ -30,26 +30,6 @@ PRIVATE = {
     "Compiled.in_avals (Exported.in_avals is public)": re.compile(r"compiled\w*\.(in|out)_avals"),
     "a monitoring event name": re.compile(r"['\"]/jax/"),
 }
-
-
-def folded(nodes: list[Node], inside: bool = False) -> set[int]:
-    """Indexes of the blocks inside a collapsed box."""
-    found = set()
-    for node in nodes:
-        closed = inside or (node.collapsible and node.box != "???+")
-        if node.kind == "block" and closed:
-            found.add(node.index)
-        found |= folded(node.children, closed)
-    return found
-
-
-def visible_blocks(page: Page) -> list[Block]:
-    hidden = folded(outline(page))
-    return [
-        block
-        for index, block in enumerate(page.blocks)
-        if index not in hidden and not block.check and not block.collapse_code
-    ]
 
 
 def code_lines(block: Block) -> list[str]:
