@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.page.model import ROOT, Page
+from engine.page.model import ROOT, Block, Page
 from engine.page.outline import visible_blocks
 from engine.page.parser import page_paths, read_page
 from tests.helpers import fence, page
@@ -30,7 +30,12 @@ from tests.helpers import fence, page
 def paste_failure(parsed: Page, scratch: Path) -> str:
     """Run ``parsed``'s visible blocks as a learner pastes them; the first broken block's
     report (with its page and line), or "" when every one kept its contract."""
-    blocks = visible_blocks(parsed)
+    return run_failure(visible_blocks(parsed), parsed.path, scratch)
+
+
+def run_failure(blocks: list[Block], where: str, scratch: Path) -> str:
+    """Run ``blocks`` in order in one fresh interpreter, as the build's child runs a page but
+    without this site's snippets on ``sys.path``; the first failure's report, or ""."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(scratch), "MPLBACKEND": "Agg"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # makes `import jax` ~3x slower in a fresh venv
     done = subprocess.run(
@@ -46,7 +51,7 @@ def paste_failure(parsed: Page, scratch: Path) -> str:
     finished = any(event["event"] == "environment" for event in events)
     if failed or finished:
         return failed[0] if failed else ""
-    return f"{parsed.path}: the page's process died:\n{done.stderr.decode()[-2000:]}"
+    return f"{where}: the process died:\n{done.stderr.decode()[-2000:]}"
 
 
 PAGES = [path for path in page_paths() if visible_blocks(read_page(path))]
@@ -85,3 +90,34 @@ def test_an_import_of_jitkit_in_view_is_caught_and_a_declared_error_still_passes
     assert paste_failure(page(f"# Demo\n\n{pair}"), tmp_path) == ""
     wrong = fence("int(jnp.ones(2))", "bad: raises NameError") + fence("print(1)", "good")
     assert "should raise NameError" in paste_failure(page(f"# Demo\n\n{wrong}"), tmp_path)
+
+
+THREADS = "docs/beyond/threads-and-deployment.md"
+SERVED_AFTER_WARM_UP = """
+for n in sizes:  # every warmed signature, with new data
+    features = np.random.default_rng(n).random((n, 16), dtype=np.float32)
+    with jax.no_tracing(True):
+        normalize(features)
+        rank_jit(embed_jit(features))
+unwarmed = np.zeros((4, 16), np.float32)
+for fn in (normalize, embed_jit):
+    try:
+        with jax.no_tracing(True):
+            fn(unwarmed)
+    except RuntimeError as error:
+        assert "re-tracing function" in str(error), error
+    else:
+        raise AssertionError(f"{fn.__name__} served a size it never saw without tracing")
+"""
+
+
+def test_the_warm_up_advice_followed_verbatim_serves_every_warmed_signature(tmp_path):
+    """Issue #62: an ahead-of-time warm-up followed by `jax.no_tracing(True)` refused every
+    warmed signature. The threads page's opening block and its warm-up section, as shown, in a
+    fresh interpreter; then each warmed size serves under no_tracing and an unwarmed one raises."""
+    parsed = read_page(THREADS)
+    section = [b for b in visible_blocks(parsed) if b.section.startswith("Warm up ahead of time")]
+    assert any("no_tracing" in block.source and block.good for block in section)
+    check = page(fence(SERVED_AFTER_WARM_UP)).blocks[0]
+    failure = run_failure([parsed.blocks[0], *section, check], THREADS, tmp_path)
+    assert not failure, failure
