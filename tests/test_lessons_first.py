@@ -5,12 +5,13 @@ not a folded check, not a ``collapse-code`` snippet, not inside a collapsed ``??
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
 
-from engine.page.model import ROOT, Block, Page
-from engine.page.outline import Node, outline
+from engine.page.model import ROOT, Block
+from engine.page.outline import visible_blocks
 from engine.page.parser import read_page
 from tests.helpers import fence, page
 
@@ -30,26 +31,6 @@ PRIVATE = {
     "Compiled.in_avals (Exported.in_avals is public)": re.compile(r"compiled\w*\.(in|out)_avals"),
     "a monitoring event name": re.compile(r"['\"]/jax/"),
 }
-
-
-def folded(nodes: list[Node], inside: bool = False) -> set[int]:
-    """Indexes of the blocks inside a collapsed box."""
-    found = set()
-    for node in nodes:
-        closed = inside or (node.collapsible and node.box != "???+")
-        if node.kind == "block" and closed:
-            found.add(node.index)
-        found |= folded(node.children, closed)
-    return found
-
-
-def visible_blocks(page: Page) -> list[Block]:
-    hidden = folded(outline(page))
-    return [
-        block
-        for index, block in enumerate(page.blocks)
-        if index not in hidden and not block.check and not block.collapse_code
-    ]
 
 
 def code_lines(block: Block) -> list[str]:
@@ -80,6 +61,36 @@ def test_visible_code_uses_no_private_jax_api(path: str):
         if pattern.search(line.split("#", 1)[0])
     ]
     assert not found, "\n".join(found)
+
+
+def unused_imports(blocks: list[Block]) -> list[str]:
+    """Names the blocks import that none of them uses: an import in view is one a reader needs."""
+    imported, used = {}, set()
+    for block in blocks:
+        if block.file:  # a file a reader saves and runs on its own, with its own imports
+            continue
+        for node in ast.walk(ast.parse(block.source)):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    name = (alias.asname or alias.name).split(".")[0]
+                    imported.setdefault(name, f"{block.where}: {name}")
+            elif isinstance(node, ast.Name):
+                used.add(node.id)
+    return [where for name, where in imported.items() if name not in used]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_import_in_view_is_used_in_view(path: str):
+    """Issue #62: a page imported modules in its first block that only its folds used."""
+    unused = unused_imports(visible_blocks(read_page(path)))
+    assert not unused, "imported in view, used by no visible block:\n" + "\n".join(unused)
+
+
+def test_an_import_only_a_fold_uses_is_found():
+    shown = fence("import os\nimport re\n\nprint(re.escape('.'))")
+    folded_use = fence("assert os.sep", "check: os has a separator.")
+    parsed = page(f"# T\n\n{shown}{folded_use}")
+    assert unused_imports(visible_blocks(parsed)) == [f"{parsed.path}:3: os"]
 
 
 def test_the_scan_sees_a_folded_block_and_private_api():

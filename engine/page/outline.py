@@ -60,6 +60,28 @@ def outline(page: Page, drop_title: bool = False) -> list[Node]:
     return _outline(lines)
 
 
+def folded(nodes: list[Node], inside: bool = False) -> set[int]:
+    """Indexes of the blocks inside a collapsed box (``???``, not the open ``???+``)."""
+    found = set()
+    for node in nodes:
+        closed = inside or (node.collapsible and node.box != "???+")
+        if node.kind == "block" and closed:
+            found.add(node.index)
+        found |= folded(node.children, closed)
+    return found
+
+
+def visible_blocks(page: Page) -> list[Block]:
+    """The blocks a reader sees as code on the page, in order: not a folded check, not a
+    ``collapse-code`` snippet, not inside a collapsed box."""
+    hidden = folded(outline(page))
+    return [
+        block
+        for index, block in enumerate(page.blocks)
+        if index not in hidden and not block.check and not block.collapse_code
+    ]
+
+
 def _with_placeholders(body: str, blocks: list[Block]) -> list[str]:
     """``body``'s lines, each block's span (markers included) replaced by one placeholder line."""
     pieces, position = [], 0
