@@ -47,7 +47,7 @@ def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
     versions = locked_versions()
     pins = setup_pins("pip")
     assert pins == setup_pins("uv") == setup_steps.requirements()
-    every_package = {"jax", "jaxlib", "numpy", "matplotlib", "flatbuffers"}
+    every_package = {"jax", "jaxlib", "numpy", "matplotlib", "flatbuffers", "filelock"}
     assert {pin.split("==")[0] for pin in pins} == every_package
     assert all(versions[name] == version for name, version in (p.split("==") for p in pins))
     assert f"| `jax` | {versions['jax']} |" in setup_steps.render("versions")

@@ -222,5 +222,10 @@ SPECS = (
         "track pages raise, with the message this build captured, the smallest "
         "example and every place that raises it (generated, never typed).",
     ),
+    _standalone(
+        "questions",
+        "Replaced by every question of `docs/data/questions.toml`, each linked to the section "
+        "that answers it (the build fails on a link to a section the site does not have).",
+    ),
 )
 MARKERS = {spec.name: spec for spec in SPECS}

@@ -17,7 +17,7 @@ from engine.page.model import AFTER_TITLE, Block, Directive, Page, page_stem
 from engine.page.syntax import code_fence
 from engine.run import accelerator, terminal
 from engine.run.results import Figure, Outcome, PageResult
-from engine.site import practice, setup_steps, version_notes
+from engine.site import practice, questions, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import (
@@ -271,6 +271,8 @@ def render_directive(site: Site, directive: Directive, page_path: str) -> str:
         return practice.counts(site.practice) + "\n"
     if directive.name == "error-index":
         return site.errors.render(page_path, site.compatibility or None)
+    if directive.name == "questions":
+        return questions.render(questions.load(site.root), site.pages, page_path)
     label = BADGES[directive.value].label
     badge = f'<span class="jd-badge jd-badge--{directive.value}">{label}</span>'
     return f"{directive.indent}{badge}\n"

@@ -13,8 +13,12 @@ from engine.run.imports import project_files
 CORE = ("jax", "jaxlib", "numpy")  # every page's code
 # Packages only some pages need, with the words in a page's code (or its bundled files) that
 # mean it needs them: charts need matplotlib; jax.export's serialize/deserialize need flatbuffers,
-# which jax does not install.
-OPTIONAL = {"matplotlib": ("matplotlib",), "flatbuffers": (".serialize(", "deserialize(")}
+# and a bounded persistent cache needs filelock, which jax does not install.
+OPTIONAL = {
+    "matplotlib": ("matplotlib",),
+    "flatbuffers": (".serialize(", "deserialize("),
+    "filelock": ("jax_compilation_cache_max_size",),
+}
 CHECKER_URI = "downloads/check.py"
 SETUP_PAGE = "about/run-it-yourself/"  # its URL; SETUP_DOC is its file
 SETUP_DOC = "about/run-it-yourself.md"
