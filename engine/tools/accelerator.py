@@ -47,7 +47,10 @@ PAGES = (
     "docs/beyond/accelerators.md",
 )
 # What page processes need besides JAX: the engine's parser (mkdocs' front matter), charts, Sybil.
-RUN_LAYER = ("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml")
+RUN_LAYER = (
+    *("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml"),
+    *("filelock", "flatbuffers"),  # the persistent cache's bound; serialized executables
+)
 PART_BYTES = 56 * 2**20  # a device call carries 64 MiB, the working tree included
 WHEELS = ROOT / ".cache" / "accelerator"
 # manylinux tags pip must accept by name; libtpu's wheels are manylinux_2_31.
