@@ -17,8 +17,8 @@ from engine.page.model import Page, page_stem
 
 DATA = Path("docs") / "data" / "accelerator.json"
 REFRESH = (
-    "nox -s accelerator -- record {page}  "
-    "(on a TPU machine: MAINTAINERS.md, 'Recording on an accelerator')"
+    "nox -s accelerator -- record {page}  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
+    "accelerator'); or `nox -s accelerator -- prune` here, and the page shows it as not recorded"
 )
 
 
@@ -50,10 +50,25 @@ def stale(record: dict | None, page: Page) -> list[str]:
         ("output", outputs, set(record.get("outputs", {}))),
     ):
         problems += [f"{page.path}: {kind} {i} is not recorded" for i in sorted(want - have)]
+    return problems + gone(record, page)
+
+
+def gone(record: dict | None, page: Page) -> list[str]:
+    """The page's records whose code is no longer on it: a block edited since its recording."""
+    claims = {claim.id for claim in page.claims}
     on_page = {output_id(page, i) for i in range(len(page.blocks))}
-    gone = set(record.get("verdicts", {})) - claims | set(record.get("outputs", {})) - on_page
-    problems += [f"{page.path}: recorded {i} is no longer on the page" for i in sorted(gone)]
-    return problems
+    record = record or {}
+    ids = set(record.get("verdicts", {})) - claims | set(record.get("outputs", {})) - on_page
+    return [f"{page.path}: recorded {i} is no longer on the page" for i in sorted(ids)]
+
+
+def prune(record: dict, page: Page) -> dict:
+    """The record without what is no longer on the page (those blocks show as not recorded)."""
+    claims = {claim.id for claim in page.claims}
+    on_page = {output_id(page, i) for i in range(len(page.blocks))}
+    verdicts = {k: v for k, v in record.get("verdicts", {}).items() if k in claims}
+    outputs = {k: v for k, v in record.get("outputs", {}).items() if k in on_page}
+    return {**record, "verdicts": verdicts, "outputs": outputs}
 
 
 def page_record(data: dict, page: Page) -> dict | None:

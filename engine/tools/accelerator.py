@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("pages", nargs="*", help="pages to record (default: every page it covers)")
     run.add_argument("--again", action="store_true", help="record current pages again")
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
-    verbs.add_parser("pages", help="list the pages a full recording covers")
+    verbs.add_parser("pages", help="list the pages a full recording covers, and what is recorded")
+    verbs.add_parser("prune", help="drop records whose code is no longer on their page")
     book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
     book.add_argument("page")
     book.add_argument("--notebook", type=Path, help="the built .ipynb (default: under site/)")
@@ -262,8 +263,24 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
         return 0 if matched == wanted else 1
     chosen = pages(read_pages([]))
+    data = accelerator.load(ROOT / accelerator.DATA)
     if args.verb == "pages":
-        print("\n".join(p.path for p in chosen))
+        for page in chosen:
+            record = accelerator.page_record(data, page) or {"verdicts": {}, "outputs": {}}
+            claims, outputs = accelerator.wanted(page)
+            have = len(claims & set(record["verdicts"])), len(outputs & set(record["outputs"]))
+            print(
+                f"{page.path}: {have[0]}/{len(claims)} claims, {have[1]}/{len(outputs)} "
+                "device outputs recorded"
+            )
+        return 0
+    if args.verb == "prune":
+        for page in chosen:
+            if record := accelerator.page_record(data, page):
+                data["pages"][page_stem(page.path)] = accelerator.prune(record, page)
+        write_if_changed(
+            ROOT / accelerator.DATA, json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        )
         return 0
     if args.pages:
         chosen = read_pages(args.pages)
