@@ -105,7 +105,8 @@ def test_the_zensical_search_lists_sections_for_every_question(zensical_site):
         pytest.fail("the search-quality suite runs the site's search worker under Node.js")
     questions, forms = quality.run_suite(zensical_site, quality.load_suite())
     assert [o.query for o in questions + forms if not o.first] == []
-    assert quality.share(questions, lambda o: o.first_answers) >= ZENSICAL_FIRST
+    first = sum(1 for o in questions if o.first_answers) / len(questions)
+    assert first >= ZENSICAL_FIRST, f"first result answers {first:.0%}"
 
 
 # ---------------------------------------------------------------- in a browser
