@@ -144,6 +144,8 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
         parts += site.errors.link(block)
     parts += [render_figure(figure, block.page) for figure in outcome.figures]
+    note = render_device_note(site, block, index, ids)  # a ❌'s inside it: a pair stays a pair
+    parts += [] if block.check else note
     if block.fact and not block.check:
         fact_id = ids[(index, "fact")].anchor
         parts.append(f"✔ Checked on every build: {block.fact}\n{{: #{fact_id} .jd-fact }}")
@@ -163,7 +165,7 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         )
     elif block.good:
         body = f'!!! success "✅ Do instead"\n\n{indent(body)}\n\n</div>'
-    body = "\n\n".join([body, *render_device_note(site, block, index, ids)])  # not folded
+    body = "\n\n".join([body, *note]) if block.check else body  # a check's note: not folded
     return indent(body + "\n", block.indent) + "\n"
 
 
