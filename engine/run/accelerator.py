@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine.page.claims import normalized
 from engine.page.model import Page, page_stem
+from engine.run.files import write_if_changed
 
 DATA = Path("docs") / "data" / "accelerator.json"
 REFRESH = (
@@ -24,6 +25,12 @@ REFRESH = (
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"pages": {}}
+
+
+def save(data: dict, path: Path) -> None:
+    """The data file as the recorder and ``prune`` write it: pages in order, one key a line."""
+    data["pages"] = dict(sorted(data.get("pages", {}).items()))
+    write_if_changed(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def output_id(page: Page, index: int) -> str:

@@ -28,7 +28,6 @@ from engine.page.model import ROOT, Page, page_stem
 from engine.page.parser import read_pages
 from engine.run import accelerator
 from engine.run.environment import environment_fingerprint, installed_version, locked_versions
-from engine.run.files import write_if_changed
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
@@ -124,8 +123,7 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
             continue
         print(f"accelerator: {page.path} ...", file=sys.stderr, flush=True)
         data.setdefault("pages", {})[page_stem(page.path)] = entry = record_page(page)
-        data["pages"] = dict(sorted(data["pages"].items()))
-        write_if_changed(data_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        accelerator.save(data, data_path)
         held = sum(v["verdict"] == "holds" for v in entry["verdicts"].values())
         print(
             f"accelerator: {page.path}: {held}/{len(entry['verdicts'])} claims hold, "
@@ -278,9 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         for page in chosen:
             if record := accelerator.page_record(data, page):
                 data["pages"][page_stem(page.path)] = accelerator.prune(record, page)
-        write_if_changed(
-            ROOT / accelerator.DATA, json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-        )
+        accelerator.save(data, ROOT / accelerator.DATA)
         return 0
     if args.pages:
         chosen = read_pages(args.pages)
