@@ -125,6 +125,17 @@ def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
 
 
 @pytest.mark.unit
+def test_the_command_line_records_the_pages_it_names(monkeypatch, tmp_path):
+    """`-- record PAGE --data FILE` reaches the recorder (a name in `main` once hid it)."""
+    ran, entry = [], {"versions": {}, "verdicts": {}, "outputs": {}, "seconds": 1, "device": ""}
+    monkeypatch.setattr(recorder, "record_page", lambda p: ran.append(p.path) or entry)
+    data = tmp_path / "accelerator.json"
+    assert recorder.main(["record", "docs/course/why-compile.md", "--data", str(data)]) == 0
+    assert ran == ["docs/course/why-compile.md"]
+    assert "course/why-compile" in json.loads(data.read_text())["pages"]
+
+
+@pytest.mark.unit
 def test_the_wheel_parts_fit_a_device_call():
     assert recorder.PART_BYTES + 4 * 2**20 <= 64 * 2**20  # the working tree travels too
 

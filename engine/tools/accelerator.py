@@ -264,9 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     data = accelerator.load(ROOT / accelerator.DATA)
     if args.verb == "pages":
         for page in chosen:
-            record = accelerator.page_record(data, page) or {"verdicts": {}, "outputs": {}}
+            kept = accelerator.page_record(data, page) or {"verdicts": {}, "outputs": {}}
             claims, outputs = accelerator.wanted(page)
-            have = len(claims & set(record["verdicts"])), len(outputs & set(record["outputs"]))
+            have = len(claims & set(kept["verdicts"])), len(outputs & set(kept["outputs"]))
             print(
                 f"{page.path}: {have[0]}/{len(claims)} claims, {have[1]}/{len(outputs)} "
                 "device outputs recorded"
@@ -274,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.verb == "prune":
         for page in chosen:
-            if record := accelerator.page_record(data, page):
-                data["pages"][page_stem(page.path)] = accelerator.prune(record, page)
+            if kept := accelerator.page_record(data, page):
+                data["pages"][page_stem(page.path)] = accelerator.prune(kept, page)
         accelerator.save(data, ROOT / accelerator.DATA)
         return 0
     if args.pages:
