@@ -116,6 +116,7 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     os.environ["JITDOCS_CHILDREN_ON_CPU"] = "1"
     data = accelerator.load(data_path)
     now = versions()
+    started, done = time.monotonic(), 0
     for page in chosen:
         old = accelerator.page_record(data, page)
         if not again and not accelerator.stale(old, page) and old["versions"] == now:
@@ -131,6 +132,11 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
             file=sys.stderr,
             flush=True,
         )
+        done += 1
+    print(
+        f"accelerator: {done} page(s) recorded in {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+    )
     return data
 
 
