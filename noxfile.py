@@ -248,6 +248,13 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
 
 
 @nox.session(python=PYTHON)
+def faults(session: nox.Session) -> None:
+    """Plant each fault the default tier must catch, one per throwaway clone; fail if one passes."""
+    install(session, "test")  # the clones' `nox -s tests` use the `tests` venv beside this one
+    session.run("python", "benchmarks/planted_faults.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def profile(session: nox.Session) -> None:
     """Run the suite as `nox -s tests` does; print where its time goes
     (benchmarks/suite_profile.py)."""

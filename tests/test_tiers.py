@@ -14,7 +14,7 @@ from engine.page.model import ROOT
 from tests import tiers
 
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from served_site import survey_sample
+from served_site import RENDERER, markup_pairs, survey_sample
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -142,6 +142,46 @@ def test_the_survey_sample_has_each_kind_of_page_once_and_the_longest(tmp_path):
     every = [*urls, "practice/quiz/"]
     assert survey_sample(site, every) == {"", "course/b/", "course/c/notebook/", "practice/quiz/"}
     assert survey_sample(site, ["course/a/"]) == {"course/a/"}  # none of the sample: the smallest
+
+
+PAIR = '<div class="jd-pair">{}<div class="admonition success"><p>do</p></div></div>'
+BAD = '<div class="admonition failure"><p>don\'t</p>{}</div>'
+NOTE = '<div class="admonition warning"><p>on a TPU</p></div>'
+
+
+def test_a_renderer_change_surveys_a_page_for_each_markup_pair(tmp_path):
+    """The sample, and after a renderer change the fewest pages more that show every (parent,
+    element) pair: here the fault a4d3049 fixed, a note moved out of its box into the pair."""
+    site = built(
+        tmp_path,
+        {
+            "index.html": "<p>home</p>",
+            "course/a/index.html": PAIR.format(BAD.format("")),
+            "course/b/index.html": PAIR.format(BAD.format(NOTE)) + "<p>longest</p>" * 9,
+            "course/c/index.html": PAIR.format(BAD.format("") + NOTE),
+            "course/d/index.html": PAIR.format(BAD.format(NOTE)),
+        },
+    )
+    urls = ["", "course/a/", "course/b/", "course/c/", "course/d/"]
+    sample = survey_sample(site, urls)
+    assert sample == {"", "course/a/", "course/b/"}
+    assert survey_sample(site, urls, renderer_changed=True) == {*sample, "course/c/"}
+    assert ("div.jd-pair", "div.admonition.warning") in markup_pairs(site / "course/c/index.html")
+    assert ("div.jd-pair", "div.admonition.warning") not in markup_pairs(
+        site / "course/d/index.html"
+    )
+
+
+def test_the_renderer_the_theme_the_css_and_the_markdown_options_widen_the_surveys(
+    changed_since_main,
+):
+    for name in ("engine/site/render.py", "engine/site/overrides/main.html", "mkdocs.yml"):
+        changed_since_main(name)
+        assert tiers.touches(RENDERER), name
+    changed_since_main("docs/assets/jitdocs.css")
+    assert tiers.touches(RENDERER)
+    changed_since_main("docs/course/loops.md", "engine/run/cache.py", "tests/test_run.py")
+    assert not tiers.touches(RENDERER)
 
 
 def test_shards_split_the_tests_and_keep_a_page_s_tests_together(changed_since_main):

@@ -34,6 +34,7 @@ from served_site import (
     CHROMIUM,
     CHROMIUM_ARGS,
     FOREIGN,
+    RENDERER,
     ROOT,
     build_site,
     page_urls,
@@ -56,14 +57,9 @@ SETTLE_TIMEOUT_SECONDS = 30.0
 _site: Path | None = None
 # The per-page tests the default tier samples, by the fixture that makes them costly, and what
 # each verdict depends on besides the page's own source and HTML (tests/tiers.py).
+# A change to the renderer, theme or CSS (RENDERER) widens the surveys to served_site.markup_cover.
 SAMPLED = {
-    "surveys": [
-        "docs/assets/",
-        "mkdocs.yml",
-        "engine/site/overrides/",
-        "tests/browser/page_survey.py",
-        "tests/browser/axe_check.py",
-    ],
+    "surveys": ["tests/browser/page_survey.py", "tests/browser/axe_check.py"],
     "zensical_site": ["mkdocs.yml", "engine/site/", "pyproject.toml", "uv.lock"],
 }
 
@@ -96,7 +92,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         assert urls, f"no page has {wanted.args[0]!r}: {metafunc.function.__name__} tests nothing"
         inputs = [SAMPLED[name] for name in SAMPLED if name in metafunc.fixturenames]
         if inputs:  # a page's survey, or its Zensical twin, is the cost: sampled
-            kept = survey_sample(site, urls)
+            widen = "surveys" in metafunc.fixturenames and renderer_changed(metafunc.config)
+            kept = survey_sample(site, urls, widen)
             urls = [
                 tiers.sampled_param(url, [tiers.source_of(url), *inputs[0]], url in kept)
                 for url in urls
@@ -104,6 +101,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("url", urls, ids=url_id)
     if "scheme" in metafunc.fixturenames:
         metafunc.parametrize("scheme", ["light", "dark"])
+
+
+def renderer_changed(config: pytest.Config) -> bool:
+    """In the default tier, did the renderer, theme or CSS change since main (RENDERER)?"""
+    return not config.getoption(tiers.FULL_OPTION.removeprefix("--")) and tiers.touches(RENDERER)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
@@ -160,11 +161,68 @@ def pages_with(site: Path, needle: str) -> list[str]:
     return [url for url in page_urls(site) if needle in html_of(site, url)]
 
 
-def survey_sample(site: Path, urls: list[str]) -> set[str]:
+# What every page's markup, styles and scripts come from: the renderer and the theme's templates
+# (engine/site/), the site's CSS and scripts, the Markdown options. A change to one widens the
+# default tier's surveys (tests/tiers.py) to ``markup_cover``.
+RENDERER = ["engine/site/", "docs/assets/", "mkdocs.yml"]
+
+
+def survey_sample(site: Path, urls: list[str], renderer_changed: bool = False) -> set[str]:
     """The default tier's surveyed pages among ``urls``: the site's sample (``kinds_sample``)
-    where it has some of them, else the smallest of them."""
+    where it has some of them, else the smallest of them; after a change to the RENDERER, also
+    the fewest more pages that show every markup pair that ``urls`` show (``markup_cover``)."""
     kept = kinds_sample(site) & set(urls)
-    return kept or {min(urls, key=lambda url: html_file(site, url).stat().st_size)}
+    kept = kept or {min(urls, key=lambda url: html_file(site, url).stat().st_size)}
+    return markup_cover(site, urls, kept) if renderer_changed else kept
+
+
+def markup_cover(site: Path, urls: list[str], kept: set[str]) -> set[str]:
+    """``kept``, then the page that adds the most, again, until every (parent, element) pair in
+    the HTML of ``urls`` is on a chosen page. A change to the renderer, a template or the CSS
+    that puts an element somewhere new makes a new pair (a note between a pair's two boxes: the
+    pair box holds a warning box), and a surveyed page then shows it. About half of the site's
+    pages cover it: surveying every page would cost twice as much."""
+    pairs = {url: markup_pairs(html_file(site, url)) for url in sorted(urls)}
+    chosen = set(kept)
+    left = set().union(*pairs.values()) - set().union(*(pairs[url] for url in chosen))
+    while left:
+        best = max(pairs, key=lambda url: len(pairs[url] & left))
+        chosen.add(best)
+        left -= pairs[best]
+    return chosen
+
+
+class _Pairs(HTMLParser):
+    """Each element under its parent, an element named by its tag and its sorted classes."""
+
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta"})
+    VOID |= {"source", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, str]] = [("", "")]  # (tag, name) of each open element
+        self.pairs: set[tuple[str, str]] = set()
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        classes = sorted((dict(attrs).get("class") or "").split())
+        name = ".".join([tag, *classes])
+        self.pairs.add((self.open[-1][1], name))
+        if tag not in self.VOID:
+            self.open.append((tag, name))
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.open) - 1, 0, -1):  # an unclosed child closes with it
+            if self.open[depth][0] == tag:
+                del self.open[depth:]
+                return
+
+
+@functools.cache
+def markup_pairs(page: Path) -> frozenset[tuple[str, str]]:
+    """The (parent, element) pairs of a built page's HTML."""
+    parser = _Pairs()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return frozenset(parser.pairs)
 
 
 @functools.cache
