@@ -29,6 +29,7 @@ from engine.page.parser import read_page
 from engine.run.record import RECORD_VARIABLE
 from engine.run.sybil_setup import docs, recorded_runs, use_record
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time, uses_timing_helpers
+from tests.unit_guard import UNIT_VARIABLE
 
 pytest_collect_file = docs.pytest()
 pytest_plugins = ["tests.tiers"]  # the default and the full tier (--full)
@@ -65,6 +66,8 @@ def pytest_configure_node(node) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if os.environ.get(UNIT_VARIABLE) == "1":
+        return  # `nox -s unit` is one run in one process: the mark splits only `nox -s tests`
     for item in items:
         if measures_time_in(item, page_of(item)):
             item.add_marker(pytest.mark.timing)

@@ -266,7 +266,9 @@ def profile(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.suite_profile", str(folder))
 
 
-@nox.session(python=PYTHON)
+# Kept between runs (uv sync still makes it match uv.lock): made anew, with its packages'
+# bytecode compiled again on import, it was a tenth of the inner loop.
+@nox.session(python=PYTHON, reuse_venv=True)
 def unit(session: nox.Session) -> None:
     """The fast inner loop: every test that starts no JAX, browser, site build or Python process."""
     # Those marked `unit` (tests/conftest.py), with tests/unit_guard.py on: a marked test that

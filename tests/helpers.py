@@ -1,5 +1,6 @@
 """What several test files use, defined once (tests/test_helpers_once.py keeps it so).
 
+- The site's pages: ``site_page(path)`` reads one once a run (read only).
 - Made-up pages: ``page(text)`` parses one, ``fence`` writes a block, ``recording`` a block
   that records when its page ran.
 - Throwaway projects built with the real hook: ``CONFIG_FOR``/``CONFIG`` (their mkdocs.yml),
@@ -15,6 +16,7 @@ too, and must not start JAX.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import os
 import re
@@ -26,7 +28,23 @@ from pathlib import Path
 import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
 from check_solution import run_checks
 from engine.page.model import ROOT
-from engine.page.parser import parse_page
+from engine.page.parser import page_paths, parse_page, read_page
+
+# ---------------------------------------------------------------- the site's pages
+
+
+@functools.cache
+def site_page(path: str):
+    """The page at ``path`` (from the project root), read once a test run: a dozen unit test
+    files read every page, and reading each again was a fifth of `nox -s unit`. Shared, so
+    read only: a test that edits a page parses its own (``page``)."""
+    return read_page(path)
+
+
+def site_pages() -> list:
+    """Every page of the site, as ``read_pages([])`` reads them, each read once a run."""
+    return [site_page(path) for path in page_paths()]
+
 
 # ---------------------------------------------------------------- made-up pages
 

@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from engine.page.model import ROOT, page_slug
-from engine.page.parser import read_page
 from engine.run.sybil_setup import docs as docs_sybil
+from tests.helpers import site_page
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -112,7 +112,7 @@ _AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 @pytest.mark.page_rule
 def test_every_course_page_has_a_learn_line_for_the_home_table():
-    missing = [path for _, path in course_pages() if not read_page(path).learn]
+    missing = [path for _, path in course_pages() if not site_page(path).learn]
     assert course_pages() and not missing, f"add a `learn:` line to the front matter of {missing}"
 
 
@@ -129,7 +129,7 @@ def test_the_home_table_lists_the_course_in_nav_order_and_names_a_page_without_l
     from engine.page.model import MarkupError
     from engine.site import practice
 
-    pages = {path: read_page(path) for _, path in course_pages()}
+    pages = {path: site_page(path) for _, path in course_pages()}
     table = practice.course_table(course_pages(), pages, "docs/index.md").splitlines()
     assert [row.split("](")[1].split(")")[0] for row in table[2:]] == [
         path.removeprefix("docs/") for _, path in course_pages()

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from engine.page.parser import read_page
 from engine.page.syntax import linked_pages, outside_fences
+from tests.helpers import site_page
 from tests.test_practice_links import CHAPTERS
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
@@ -49,7 +49,7 @@ def test_a_term_is_used_only_after_its_chapter_or_with_a_link_there(chapter: str
     for term, home in HOMES.items():
         if CHAPTERS.index(home) <= index:
             continue
-        paragraph = first_use_without_link(chapter, read_page(chapter).text, term, home)
+        paragraph = first_use_without_link(chapter, site_page(chapter).text, term, home)
         if paragraph:
             found.append(
                 f"'{term}' before {home} teaches it, without a link there:\n  {paragraph[:200]}"

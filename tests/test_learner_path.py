@@ -19,11 +19,11 @@ from test_notebooks import PAGES, imported_modules, install_line, reaches_outsid
 
 from check_solution import exercise_ids
 from engine.page.model import ROOT
-from engine.page.parser import read_page
 from engine.run.environment import locked_versions
 from engine.run.imports import project_files
 from engine.site import render, setup_steps
 from engine.site.notebooks import build_notebook, dumps
+from tests.helpers import site_page
 
 SETUP = "about/run-it-yourself.md"
 PREVIEW = "http://127.0.0.1:8000/"
@@ -52,7 +52,7 @@ def test_setup_steps_name_the_locked_versions_and_match_the_notebooks():
     assert all(versions[name] == version for name, version in (p.split("==") for p in pins))
     assert f"| `jax` | {versions['jax']} |" in setup_steps.render("versions")
     for page_path in PAGES:
-        assert set(install_line(build_notebook(read_page(page_path)))) <= set(pins), page_path
+        assert set(install_line(build_notebook(site_page(page_path)))) <= set(pins), page_path
 
 
 @pytest.mark.unit
@@ -61,7 +61,7 @@ def test_a_notebook_pins_an_optional_package_only_when_its_code_needs_it():
     needs neither flatbuffers nor matplotlib; why-compile draws charts."""
 
     def names(path: str) -> set[str]:
-        return {pin.split("==")[0] for pin in install_line(build_notebook(read_page(path)))}
+        return {pin.split("==")[0] for pin in install_line(build_notebook(site_page(path)))}
 
     assert names("docs/course/compile-once.md") == {"jax", "jaxlib", "numpy", "flatbuffers"}
     assert names("docs/course/static-vs-traced.md") == {"jax", "jaxlib", "numpy"}
@@ -95,8 +95,8 @@ def test_exercises_lessons_and_home_link_the_setup_page(path: str):
 
 @pytest.mark.unit
 def test_every_notebook_download_link_is_followed_by_the_setup_link():
-    parsed = read_page("docs/course/why-compile.md")
-    site = render.Site(ROOT, pages={f"docs/{SETUP}": read_page(f"docs/{SETUP}")})
+    parsed = site_page("docs/course/why-compile.md")
+    site = render.Site(ROOT, pages={f"docs/{SETUP}": site_page(f"docs/{SETUP}")})
     site.notebooks[parsed.path] = {}
     link = render.render_download_link(site, parsed)
     assert "[How to run it](../about/run-it-yourself.md#notebooks)" in link
@@ -105,7 +105,7 @@ def test_every_notebook_download_link_is_followed_by_the_setup_link():
 @pytest.mark.unit
 @pytest.mark.parametrize("page_path", PAGES)
 def test_notebooks_link_the_setup_page_and_never_a_preview_address(page_path: str):
-    page = read_page(page_path)
+    page = site_page(page_path)
     hosted = build_notebook(page, site_url=SITE)
     assert f"{SITE}about/run-it-yourself/" in hosted["cells"][0]["source"]
     local = dumps(build_notebook(page, site_url=PREVIEW))

@@ -12,8 +12,7 @@ import pytest
 
 from engine.page.model import ROOT, Block
 from engine.page.outline import visible_blocks
-from engine.page.parser import read_page
-from tests.helpers import fence, page
+from tests.helpers import fence, page, site_page
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -40,7 +39,7 @@ def code_lines(block: Block) -> list[str]:
 @pytest.mark.parametrize("path", PAGES)
 @pytest.mark.page_rule
 def test_asserts_are_at_most_five_percent_of_the_visible_code(path: str):
-    lines = [line for block in visible_blocks(read_page(path)) for line in code_lines(block)]
+    lines = [line for block in visible_blocks(site_page(path)) for line in code_lines(block)]
     asserts = [line for line in lines if line.startswith("assert")]
     assert lines, f"{path}: no visible code"
     share = len(asserts) / len(lines)
@@ -55,7 +54,7 @@ def test_asserts_are_at_most_five_percent_of_the_visible_code(path: str):
 def test_visible_code_uses_no_private_jax_api(path: str):
     found = [
         f"{block.page}:{block.first_line + number}: {what}: {line.strip()}"
-        for block in visible_blocks(read_page(path))
+        for block in visible_blocks(site_page(path))
         for number, line in enumerate(block.source.splitlines())
         for what, pattern in PRIVATE.items()
         if pattern.search(line.split("#", 1)[0])
@@ -82,7 +81,7 @@ def unused_imports(blocks: list[Block]) -> list[str]:
 @pytest.mark.parametrize("path", PAGES)
 def test_every_import_in_view_is_used_in_view(path: str):
     """Issue #62: a page imported modules in its first block that only its folds used."""
-    unused = unused_imports(visible_blocks(read_page(path)))
+    unused = unused_imports(visible_blocks(site_page(path)))
     assert not unused, "imported in view, used by no visible block:\n" + "\n".join(unused)
 
 
@@ -116,7 +115,7 @@ def test_a_course_page_opens_with_its_short_version(path: str):
     the first section (a learner reached the idea sooner in JAX's docs than here, issue #50)."""
     lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
     title = next(i for i, line in enumerate(lines) if line.startswith("# "))
-    first = read_page(path).blocks[0]
+    first = site_page(path).blocks[0]
     fence = first.first_line - 1  # 1-based line of the block's code, to an index of `lines`
     opening = lines[title + 1 : fence]
     prose = [line for line in opening if line.strip() and not line.startswith(("<!--", "```"))]

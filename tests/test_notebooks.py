@@ -58,6 +58,7 @@ from engine.site.notebooks import (
     page_to_notebook,
 )
 from tests import tiers
+from tests.helpers import site_page
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
@@ -88,7 +89,7 @@ def kernel_env() -> dict[str, str]:
 
 
 def run_notebook(page_path: str, folder: Path, kernel: str = "python3") -> nbformat.NotebookNode:
-    notebook = nbformat.reads(dumps(build_notebook(read_page(page_path))), as_version=4)
+    notebook = nbformat.reads(dumps(build_notebook(site_page(page_path))), as_version=4)
     nbformat.validate(notebook)
     return execute(notebook, folder, kernel)
 
@@ -155,7 +156,7 @@ def reaches_outside(source: str) -> set[str]:
 
 @functools.cache
 def notebook_of(page_path: str) -> dict:
-    return build_notebook(read_page(page_path))
+    return build_notebook(site_page(page_path))
 
 
 def code_cells(notebook: dict) -> list[dict]:
@@ -179,7 +180,7 @@ def cell_tags(cell: dict) -> list[str]:
 
 def needs_a_kernel(page_path: str) -> str:
     """Why the proof without running cannot stand for this notebook ("" when it can)."""
-    page, notebook = read_page(page_path), notebook_of(page_path)
+    page, notebook = site_page(page_path), notebook_of(page_path)
     sources = [cell["source"] for cell in code_cells(notebook)]
     reaching = sorted(set().union(*map(reaches_outside, sources)))
     if reaching:
@@ -195,7 +196,7 @@ def real_runs(pages: list[str]) -> list[str]:
     chosen = [page for page in pages if needs_a_kernel(page)]
     covered = set().union(*map(kernel_features, chosen))
     by_cost = sorted(
-        pages, key=lambda p: (measures_time(read_page(p)), len(code_cells(notebook_of(p))))
+        pages, key=lambda p: (measures_time(site_page(p)), len(code_cells(notebook_of(p))))
     )
     for page in by_cost:
         if not kernel_features(page) <= covered:
@@ -246,7 +247,7 @@ REAL_RUNS = real_runs(PAGES)
 def test_notebook_is_the_code_the_build_ran(page_path: str):
     """The proof for every notebook that runs none of them (the module's docstring says what it
     stands on); a notebook it cannot speak for is in REAL_RUNS."""
-    page, notebook = read_page(page_path), notebook_of(page_path)
+    page, notebook = site_page(page_path), notebook_of(page_path)
     cells = code_cells(notebook)
     if page_path not in REAL_RUNS:
         assert [cell["source"] for cell in cells] == [source for _, source in page_order(page)]
@@ -305,7 +306,7 @@ def test_the_rule_sees_code_that_reaches_outside_and_imports_that_nothing_provid
 def kernel_sample(runs: list[str], most: int = 2) -> list[str]:
     """The default tier's real runs: of the REAL_RUNS that time nothing (a timing notebook runs
     alone), the one with the most kernel features, then the one adding most of the rest."""
-    untimed = [page for page in runs if not measures_time(read_page(page))]
+    untimed = [page for page in runs if not measures_time(site_page(page))]
     chosen: list[str] = []
     covered: set[str] = set()
     for _ in range(most):
@@ -330,7 +331,7 @@ def real_run_params() -> list:
             pytest.param(
                 page,
                 marks=[
-                    *([pytest.mark.timing] if measures_time(read_page(page)) else []),
+                    *([pytest.mark.timing] if measures_time(site_page(page)) else []),
                     *([] if page in REAL_RUNS else [pytest.mark.only_when_named]),
                 ],
             ),
@@ -382,7 +383,7 @@ def test_every_install_line_gives_a_kernel_with_the_locked_versions(tmp_path: Pa
     """Each notebook's install line, in a fresh venv, gives a kernel that imports those packages
     at the versions uv.lock pins. This runs with the tests that measure no time, so it also makes
     each venv, and the bytecode its first imports write, before the notebooks that run alone."""
-    lines = {tuple(install_line(build_notebook(read_page(page)))) for page in PAGES}
+    lines = {tuple(install_line(build_notebook(site_page(page)))) for page in PAGES}
     assert lines, "no notebook has an install line"
     for packages in sorted(lines):
         pins = dict(package.split("==") for package in packages)
@@ -521,7 +522,7 @@ def test_page_to_notebook_converts_prose_blocks_and_contracts(sample: Path):
 
 @pytest.mark.unit
 def test_workbook_bundles_the_checker_and_the_checks_it_names():
-    workbook = read_page("docs/practice/exercises.md")
+    workbook = site_page("docs/practice/exercises.md")
     files = project_files([block.source for block in workbook.blocks])
     assert {"snippets/check_solution.py", "snippets/jitkit.py"} <= set(files)
     for exercise in ("tax_brackets", "newton_sqrt", "recompile_detective", "training_loop"):
@@ -530,10 +531,10 @@ def test_workbook_bundles_the_checker_and_the_checks_it_names():
 
 @pytest.mark.unit
 def test_notebook_text_is_stable_json():
-    notebook = build_notebook(read_page("docs/course/why-compile.md"))
+    notebook = build_notebook(site_page("docs/course/why-compile.md"))
     text = dumps(notebook)
     assert json.loads(text) == notebook
-    assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text
+    assert dumps(build_notebook(read_page("docs/course/why-compile.md"))) == text  # read again
 
 
 @pytest.mark.unit

@@ -8,9 +8,8 @@ import pytest
 
 from engine.page.markers import MARKERS
 from engine.page.model import DEFAULT_TIMEOUT, ROOT, MarkupError
-from engine.page.parser import read_page
 from engine.site.labels import marker_table
-from tests.helpers import PAIR_GOOD, fence, page
+from tests.helpers import PAIR_GOOD, fence, page, site_page
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -76,7 +75,7 @@ def test_fact_without_assert_is_rejected():
 
 def test_conventions_table_lists_exactly_the_registered_markers():
     conventions = "docs/about/conventions.md"
-    parsed = read_page(conventions)
+    parsed = site_page(conventions)
     assert [d.name for d in parsed.directives if d.name == "marker-table"] == ["marker-table"]
     text = (ROOT / conventions).read_text(encoding="utf-8")
     assert not re.search(r"^\| `<!--", text, re.MULTILINE), "a hand-written marker table"

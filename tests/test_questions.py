@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.page.model import ROOT, MarkupError, Page
-from engine.page.parser import read_page
 from engine.site import questions
+from tests.helpers import site_page
 
 pytestmark = pytest.mark.unit
 
@@ -65,7 +65,7 @@ def test_a_row_without_a_field_or_with_an_unknown_one_is_refused(tmp_path: Path)
 def test_every_question_of_the_site_links_to_a_section_that_exists():
     rows = questions.load(ROOT)
     paths = {f"docs/{row['answer'].split('#')[0]}" for row in rows}
-    pages = {path: read_page(path, ROOT) for path in paths}
+    pages = {path: site_page(path) for path in paths}
     text = questions.render(rows, pages, "docs/reference/questions.md")
     assert text.count("\n- ") == len(rows) >= 80
     assert len({row["asked"] for row in rows}) == len(rows), "a question is listed twice"

@@ -27,6 +27,7 @@ from engine.run.results import Figure, Outcome
 from engine.site import kept, notebook_view
 from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebooks import build_notebook
+from tests.helpers import site_page
 
 SITE = "https://example.org/docs/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
@@ -35,7 +36,7 @@ SVG = '<svg width="460.8pt" height="345.6pt">{}</svg>'
 
 @pytest.mark.unit
 def test_only_pages_that_offer_a_notebook_ask_for_a_view():
-    asking = [p for p in PAGES if read_page(p).meta.get(VIEW_OPT_IN)]
+    asking = [p for p in PAGES if site_page(p).meta.get(VIEW_OPT_IN)]
     assert "docs/practice/exercises.md" in asking
     assert all(wants_notebook(p) for p in asking), asking
 
@@ -46,7 +47,7 @@ def test_a_page_links_its_view_only_from_a_build_that_makes_views():
     from engine.site.labels import VIEW_LINK_TEXT
     from engine.site.render import Site, render_download_link
 
-    asking = read_page("docs/course/why-compile.md")
+    asking = site_page("docs/course/why-compile.md")
     assert asking.meta.get(VIEW_OPT_IN)
     links = {}
     for views in (True, False):

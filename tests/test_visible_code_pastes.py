@@ -24,6 +24,7 @@ import pytest
 from engine.page.model import ROOT, Block, Page
 from engine.page.outline import visible_blocks
 from engine.page.parser import page_paths, read_page
+from tests import tiers
 from tests.helpers import fence, page
 
 
@@ -55,9 +56,24 @@ def run_failure(blocks: list[Block], where: str, scratch: Path) -> str:
 
 
 PAGES = [path for path in page_paths() if visible_blocks(read_page(path))]
+# What a page's paste verdict depends on besides the page (its source, snippets and imported
+# modules count as the page: tests/tiers.py): the child that runs it, the outline that picks the
+# visible blocks, the pinned JAX, and this proof.
+PASTE_INPUTS = [
+    "engine/run/",
+    "engine/page/outline.py",
+    "uv.lock",
+    "tests/test_visible_code_pastes.py",
+]
 
 
-@pytest.mark.parametrize("path", PAGES)
+def paste_params() -> list:
+    """Every page; the default tier runs the first of each part of the site (about, beyond,
+    course, ...) and the pages whose inputs changed, `--full` all (a JAX start each: ~100 s)."""
+    return tiers.one_per(PAGES, lambda path: Path(path).parent, lambda path: [path, *PASTE_INPUTS])
+
+
+@pytest.mark.parametrize("path", paste_params())
 def test_the_visible_blocks_of_a_page_run_alone_in_a_fresh_interpreter(path: str, tmp_path):
     failure = paste_failure(read_page(path), tmp_path)
     assert not failure, (

@@ -15,7 +15,7 @@ from packaging.requirements import Requirement
 
 from engine.page.model import ROOT
 from engine.run.results import Outcome, PageResult
-from engine.site.render import Site
+from engine.site.render import Site, render_provenance
 from engine.site.run_step import rendered_digest
 from tests.helpers import fence, page
 
@@ -96,3 +96,23 @@ def test_the_zensical_cache_key_follows_an_output_while_the_page_text_stays():
 
     assert digest("hello\n") == digest("hello\n")
     assert digest("hello\n") != digest("hello, again\n")
+
+
+def test_a_code_less_page_names_the_same_run_whatever_order_the_builder_lists_pages_in():
+    """MkDocs lists each folder's index first, Zensical's run step sorts: the footer of a page
+    without code names the build's newest run in both (the first page's run made track/'s footer
+    differ by a minute between the two builds when docs/index.md and docs/about/ ran apart)."""
+    where = {"jax": "0.1", "jaxlib": "0.1", "python": "3.12", "platform": "Linux", "device": "cpu"}
+    runs = {
+        "docs/index.md": PageResult([Outcome()], {**where, "produced": "2026-12-06 20:29 UTC"}),
+        "docs/about/a.md": PageResult([Outcome()], {**where, "produced": "2026-12-06 20:30 UTC"}),
+        "docs/track/index.md": PageResult([], {}, cached=True),  # no code
+    }
+
+    def footer(order: list[str]) -> str:
+        site = Site(ROOT, results={path: runs[path] for path in order})
+        return render_provenance(site.results["docs/track/index.md"], site.environment())
+
+    mkdocs = footer(["docs/index.md", "docs/about/a.md", "docs/track/index.md"])
+    assert mkdocs == footer(sorted(runs))  # Zensical's order
+    assert "This site was built" in mkdocs and "on 2026-12-06 20:30 UTC." in mkdocs

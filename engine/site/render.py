@@ -76,8 +76,13 @@ class Site:
         return self.rendered[path]
 
     def environment(self) -> dict:
-        """Where this build ran its pages (the cache key holds the versions, so they agree)."""
-        return next((r.environment for r in self.results.values() if r.environment), {})
+        """Where this build ran its pages (the cache key holds the versions, so they agree): its
+        newest run, whatever order the builder listed the pages in. (The first page's run made
+        a code-less page's footer differ between MkDocs, which lists each folder's index first,
+        and Zensical's run step, which sorts, whenever those two pages ran minutes apart.)"""
+        ran = {path: r.environment for path, r in self.results.items() if r.environment}
+        newest = max(ran, key=lambda path: (ran[path].get("produced", ""), path), default=None)
+        return ran[newest] if newest else {}
 
 
 # ---------------------------------------------------------------- a page

@@ -26,6 +26,7 @@ from zensical_compare import ARTICLE, compare_sites, site_uris
 from engine.page.parser import read_pages
 from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebook_view import view_uri
+from tests import tiers
 from tests.search import quality
 
 ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
@@ -160,7 +161,27 @@ SEARCH_INPUT = "dialog input[role=combobox]"
 RESULT = "dialog ol[role=listbox] a[role=option]"
 
 
-@pytest.mark.parametrize("query", SEARCHES)
+# What a search's verdict depends on besides the page it opens: the Zensical build's inputs (as
+# for the page comparison, tests/browser/conftest.py), the site's search front, and this proof.
+SEARCH_INPUTS = ["mkdocs.yml", "engine/site/", "pyproject.toml", "uv.lock", "docs/assets/"]
+
+
+def search_params() -> list:
+    """Every search; the default tier types one of each kind (a title, an API name, a question)
+    and those whose page or inputs changed, `--full` all (a browser session each, ~7 s)."""
+    kind = {**dict.fromkeys(TITLES, "title"), **dict.fromkeys(API_NAMES, "name")}
+    return tiers.one_per(
+        list(SEARCHES),
+        lambda query: kind.get(query, "question"),
+        lambda query: [
+            tiers.source_of(SEARCHES[query].partition("#")[0]),
+            *SEARCH_INPUTS,
+            "tests/browser/test_zensical.py",
+        ],
+    )
+
+
+@pytest.mark.parametrize("query", search_params())
 def test_the_zensical_search_opens_the_page_a_reader_looks_for(open_page, zensical_url, query):
     """On the Zensical build, served as any static host serves it: the search button, the words
     typed key by key, the first result clicked. The page that teaches what was typed opens (the
