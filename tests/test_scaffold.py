@@ -12,6 +12,7 @@ import yaml
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.run.pages import run_page
+from engine.site.questions import DATA as QUESTIONS_DATA
 from engine.tools import checklist, scaffold
 from engine.tools.scaffold import ScaffoldError, add_nav_entry
 from tests.helpers import page as parse_made_up
@@ -138,6 +139,25 @@ def test_each_part_gets_its_checklist_and_the_shape_its_tests_hold(small_project
     assert ("Quiz stub" in printed) == (part in checklist.CHAPTERS)
     if part == "beyond":
         assert "demand-table rows" in printed and "../beyond/demo-page.md" in printed
+
+
+@pytest.mark.unit
+def test_the_checklist_sends_a_contributor_to_files_that_hold_what_it_asks():
+    """Each project file the printed list names exists, the demand rows go to the file the page
+    "Questions people ask" renders (the list once sent them to a table CONTRIBUTING.md lacks),
+    and the quiz stub has the three or four options CONTRIBUTING.md asks for."""
+    printed = checklist.checklist("beyond", "docs/beyond/demo-page.md")
+    named = set(re.findall(r"[\w/.-]+\.(?:toml|md|py|yml)\b", printed))
+    missing = [path for path in named if "demo-page" not in path and not (ROOT / path).is_file()]
+    assert len(named) >= 5 and not missing, (
+        f"the checklist names files that do not exist: {missing}"
+    )
+    demand = next(rule for rule in checklist.RULES if rule.name == "demand-table rows")
+    assert QUESTIONS_DATA in demand.what
+    options = re.findall(r"^(\d)\. ", checklist.QUIZ_STUB, re.M)
+    answer = re.search(r'data-answer="(\d)"', checklist.QUIZ_STUB).group(1)
+    assert 3 <= len(options) <= 4 and answer in options
+    assert f"**{answer}.**" in checklist.QUIZ_STUB  # the answer box names the same option
 
 
 @pytest.mark.unit

@@ -112,8 +112,9 @@ RULES = (
         "demand-table rows",
         ("beyond",),
         False,
-        "one row per learner question the page answers, with its thread, in CONTRIBUTING.md's "
-        "demand table",
+        # the rows are data the questions page renders, not a table in CONTRIBUTING.md
+        "a [[question]] row per learner question the page answers, with its thread, in "
+        "docs/data/questions.toml (CONTRIBUTING.md, 'What learners ask')",
     ),
     Rule(
         "search question",
@@ -125,18 +126,20 @@ RULES = (
 )
 
 QUIZ_STUB = """\
-<div class="jd-quiz" data-answer="1" markdown>
+<div class="jd-quiz" data-answer="2" markdown>
 
 ## N. TODO: the question in a learner's words {{ #q-{slug} }}
 
 TODO: the situation, in two or three sentences.
 
-1. TODO: the right answer
-2. TODO: a wrong answer a learner would believe
+1. TODO: a wrong answer a learner would believe
+2. TODO: the right answer
+3. TODO: another wrong answer, a mistake the page shows
 
 ??? success "Answer"
 
-    **1.** TODO: why, in two sentences. See [TODO: the section](../{part}/{slug}.md#the-idea).
+    **2.** TODO: why, in two sentences. See [TODO: the section](../{part}/{slug}.md#the-idea).
+    TODO: where the answer is a claim about JAX, a block here that prints and asserts it.
 
 </div>"""
 
