@@ -25,7 +25,9 @@ from page_survey import (
     section_heights,
     switch_scheme,
 )
-from served_site import ROOT, html_file, html_of, page_urls, soup_of
+from served_site import RENDERER, ROOT, html_file, html_of, page_urls, soup_of
+
+from tests import tiers
 
 
 def site_config() -> dict:
@@ -266,7 +268,20 @@ EDGES = """selector => [...document.querySelectorAll(selector)].map(block => {
 })"""
 
 
-@pytest.mark.parametrize("address", ["course/pitfalls/", "course/why-compile/"])
+# The longest page in both tiers; a second chapter, the same template and CSS, when it or the
+# site's markup or CSS or this file change.
+@pytest.mark.parametrize(
+    "address",
+    [
+        "course/pitfalls/",
+        pytest.param(
+            "course/why-compile/",
+            marks=tiers.only_when_changed(
+                "docs/course/why-compile.md", *RENDERER, "tests/browser/test_pages.py"
+            ),
+        ),
+    ],
+)
 def test_code_blocks_in_sections_run_edge_to_edge_on_a_phone(open_page, address):
     """Material draws the article's own code blocks edge to edge on a phone; a section clips what
     overflows it, so the blocks inside one must still reach both edges of the content column."""
