@@ -389,6 +389,12 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     assert built <= markdown | notebooks | views | {"404.html"}
 
 
+# What the engine and theme write into each page's file: a verdict depends on that file alone, so
+# the default tier checks the surveys' sample, changed pages, and every page after a change to
+# the renderer, theme or CSS (served_site.RENDERER) or to this file; the full tier every page.
+BUILT_HTML = pytest.mark.built_html("tests/browser/test_pages.py")
+
+
 @functools.lru_cache(maxsize=2)
 def built_page(site_dir: Path, url: str) -> BeautifulSoup:
     """A built page, parsed once for the checks below, which only read it: under xdist a page's
@@ -396,6 +402,7 @@ def built_page(site_dir: Path, url: str) -> BeautifulSoup:
     return soup_of(site_dir, url)
 
 
+@BUILT_HTML
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
     meta = built_page(site_dir, url).select('meta[name="description"]')
@@ -410,6 +417,7 @@ def test_every_page_has_its_own_description(site_dir, url):
 LABELLED = {"input", "select", "textarea", "button", "meter", "output", "progress"}
 
 
+@BUILT_HTML
 def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
@@ -429,6 +437,7 @@ def test_every_source_page_declares_a_description():
         assert str(meta.get("description") or "").strip(), f"{source}: no description"
 
 
+@BUILT_HTML
 def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
     """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
     page_file = html_file(site_dir, url)
