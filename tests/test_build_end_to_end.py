@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from tests import tiers
 from tests.helpers import CONFIG, build_one_page, mkdocs_build
 
+# What a throwaway build's verdict depends on: the engine (its hook), the test's project.
+BUILD = ["engine/", "tests/helpers.py", "tests/test_build_end_to_end.py"]
 
+
+# In-process: test_site.py::test_the_extension_renders_a_compile_log_escaped; the default tier's
+# site build passes every page through the hook.
+@tiers.only_when_changed(*BUILD)
 def test_compile_log_reaches_the_page_escaped(tmp_path):
     done, html = build_one_page(
         tmp_path,
@@ -29,12 +36,22 @@ def test_compile_log_reaches_the_page_escaped(tmp_path):
     assert "jitdocs: docs/index.md" in done.stderr  # one progress line per page
 
 
+# One broken page shows that the build fails with the message; the messages themselves are
+# tested in-process (test_run.py, test_page.py), so the other two run in the full tier.
 @pytest.mark.parametrize(
     ("page", "message"),
     [
         ("# Demo\n\n```python\nx = 1\nx.missing\n```\n", "docs/index.md:3: unexpected exception"),
-        ("# Demo\n\n<!-- expected: error -->\n```python\nx = 1\n```\n", "unknown marker"),
-        ("# Demo\n\n<!-- snippet: absent -->\n", "docs/index.md:3: snippet file"),
+        pytest.param(
+            "# Demo\n\n<!-- expected: error -->\n```python\nx = 1\n```\n",
+            "unknown marker",
+            marks=tiers.only_when_changed(*BUILD),
+        ),
+        pytest.param(
+            "# Demo\n\n<!-- snippet: absent -->\n",
+            "docs/index.md:3: snippet file",
+            marks=tiers.only_when_changed(*BUILD),
+        ),
     ],
     ids=["exception", "unknown-marker", "missing-snippet"],
 )
@@ -44,6 +61,7 @@ def test_broken_page_fails_the_build_naming_file_and_line(tmp_path, page, messag
     assert message in done.stderr
 
 
+@tiers.only_when_changed(*BUILD)  # the engine's own behaviour: no page can change it
 def test_each_page_is_read_and_parsed_once_per_build(tmp_path, monkeypatch):
     """One read of each page file, one parse of its front matter and of its body: the hook, the
     Markdown extension and the notebook writer share them."""
@@ -123,6 +141,7 @@ def _garble(path: Path) -> str:
     return f"discarded the corrupt kept file {path}"
 
 
+@tiers.only_when_changed(*BUILD)  # the engine's own behaviour: no page can change it
 def test_a_corrupt_kept_file_is_discarded_and_the_next_build_recovers(tmp_path):
     """Each kind of file a build keeps under .cache, all damaged before one build: the strict
     build passes, makes the same page, and says in one line per file that it discarded it.

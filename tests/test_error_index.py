@@ -19,6 +19,7 @@ from engine.page.parser import read_pages
 from engine.run.pages import execute_pages
 from engine.run.results import Outcome, PageResult
 from engine.site import error_index
+from tests import tiers
 from tests.helpers import CONFIG, PAIR_GOOD, fence, mkdocs_build, page
 
 HEADING = re.compile(
@@ -285,6 +286,9 @@ print(jnp.maximum(1.0, 0.0))
 INDEX = "# Error index\n\n<!-- error-index -->\n"
 
 
+# A throwaway build: the engine's index of one build. The real site's index against its pages is
+# checked in both tiers by the tests above, over the site the default tier builds.
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_error_index.py")
 def test_a_new_raises_block_enters_the_index_of_its_build(tmp_path):
     docs = tmp_path / "docs"
     (docs / "course").mkdir(parents=True)

@@ -135,6 +135,19 @@ def test_cli_passes_a_reference_solution_with_exit_code_0():
     assert all(line.startswith("PASS  ") for line in lines[:-1])
 
 
+# The command line is tested in the default tier by test_check_messages.py (every bad command
+# line, a failing solution's summary and exit 1) and by the reference pass above; these two run
+# it again, from an exercise's side, when the CLI, a checker or this file changes.
+CLI = [
+    "snippets/check_solution.py",
+    "snippets/_checks/",
+    "snippets/exercises/",
+    "tests/solutions/",
+    "tests/test_exercises.py",
+]
+
+
+@tiers.only_when_changed(*CLI)
 def test_cli_names_the_failed_check_and_exits_1():
     wrong = "tests/solutions/newton_sqrt/wrong_static_tol.py"
     done = run_cli("newton_sqrt", wrong)
@@ -145,6 +158,7 @@ def test_cli_names_the_failed_check_and_exits_1():
     assert done.stdout.splitlines()[-1] == "5 passed, 1 failed"
 
 
+@tiers.only_when_changed(*CLI)
 def test_cli_usage_errors_exit_2_and_unknown_ids_are_named():
     assert run_cli().returncode == 2
     missing = run_cli("tax_brackets", "no/such/file.py")

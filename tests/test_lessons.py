@@ -216,6 +216,19 @@ def test_wrong_solution_fails_the_check_it_names(path: Path):
 # ---------------------------------------------------------------- the command line
 
 
+# The same command line as the exercises' (test_exercises.py, test_check_messages.py: pass,
+# fail, every bad command line, in both tiers); a lesson is one more id. Run again from the
+# lessons' side when the CLI, a lesson's checker or solution, or this file changes.
+CLI = [
+    "snippets/check_solution.py",
+    "snippets/_checks/",
+    "snippets/jit_of_scan/",
+    "tests/solutions/",
+    "tests/test_lessons.py",
+]
+
+
+@tiers.only_when_changed(*CLI)
 def test_cli_passes_the_reference_solution_with_one_line_per_check():
     done = run_cli("jit_scan_sum", "snippets/jit_of_scan/solution.py")
     lines = done.stdout.strip().splitlines()
@@ -226,6 +239,7 @@ def test_cli_passes_the_reference_solution_with_one_line_per_check():
     assert lines[-1] == f"{count} passed, 0 failed"
 
 
+@tiers.only_when_changed(*CLI)
 def test_cli_fails_a_wrong_solution_with_a_message_and_non_zero_exit():
     done = run_cli("jit_scan_sum", "tests/solutions/jit_scan_sum/wrong_float32_carry.py")
     assert done.returncode == 1
@@ -238,6 +252,7 @@ def test_cli_fails_a_wrong_solution_with_a_message_and_non_zero_exit():
     assert re.search(r"^\d+ passed, [1-9]\d* failed$", done.stdout, re.MULTILINE)
 
 
+@tiers.only_when_changed(*CLI)
 def test_cli_rejects_unknown_lessons_and_missing_files():
     unknown = run_cli("no_such_lesson", "snippets/jit_of_scan/solution.py")
     assert unknown.returncode != 0 and "unknown exercise 'no_such_lesson'" in unknown.stderr

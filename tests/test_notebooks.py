@@ -379,6 +379,11 @@ for module in {modules!r}:
 print(json.dumps({{name: importlib.metadata.version(name) for name in {names!r}}}))"""
 
 
+# Its inputs: the install lines (the notebook writer, the pages' imports) and uv.lock; the sampled
+# kernels above make the venvs they need themselves.
+@tiers.only_when_changed(
+    "docs/", "snippets/", "engine/site/notebooks.py", "tests/test_notebooks.py"
+)
 def test_every_install_line_gives_a_kernel_with_the_locked_versions(tmp_path: Path, fresh_venvs):
     """Each notebook's install line, in a fresh venv, gives a kernel that imports those packages
     at the versions uv.lock pins. This runs with the tests that measure no time, so it also makes

@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 
 from engine.page.parser import read_pages
 from engine.site import practice
+from tests import tiers
 from tests.helpers import CONFIG, mkdocs_build
 
 
@@ -85,6 +86,9 @@ def text_of(root: Path, page: str, selector: str) -> str:
     return BeautifulSoup(html, "html.parser").select_one(selector).get_text(" ", strip=True)
 
 
+# Two throwaway builds: the engine's counts across builds. The real site's links and counts are
+# checked in both tiers by the tests above.
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_practice_links.py")
 def test_adding_an_exercise_changes_the_home_count_and_the_chapter_box(tmp_path):
     build_practice_site(tmp_path, exercises=2)
     assert text_of(tmp_path, "index.html", "article").startswith("Home 2 exercises, 0 practice")

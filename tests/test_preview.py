@@ -13,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import tiers
 from tests.helpers import CONFIG
+
+# `mkdocs serve` on a throwaway project: the engine's preview, no page of the site among its
+# inputs; the default tier runs it when the engine or this file changed, the full tier always.
+pytestmark = tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_preview.py")
 
 PAGE = "# Greeting\n\n<!-- snippet: greet -->\n"
 BROKEN = "# Broken\n\n```python\nraise KeyError('no such thing')\n```\n"

@@ -46,41 +46,49 @@ def test_unexpected_exception_names_page_line_and_frames():
     assert 'File "docs/demo/test-page.md", line 5' in message  # the traceback's last frame
 
 
+def run_in_process(demo) -> list:
+    """A page's blocks in one namespace, as its child process runs them, but in this process:
+    the ❌/✅ contracts are execute_block's, so testing them needs no child (the tests above and
+    below that start one test what the child adds: pipes, frames, time limits, isolation)."""
+    namespace = new_namespace()
+    return [execute_block(block, namespace) for block in demo.blocks]
+
+
 def test_bad_block_that_runs_clean_fails():
     demo = page(fence("x = 1", "bad: raises ValueError") + PAIR_GOOD)
     with pytest.raises(PageFailure, match=r":2: the ❌ block should raise ValueError, but it ran"):
-        run_page(demo)
+        run_in_process(demo)
 
 
 def test_bad_block_with_the_wrong_error_fails():
     demo = page(fence("int('x')", "bad: raises TypeError") + PAIR_GOOD)
     with pytest.raises(PageFailure, match=r"should raise TypeError, but it raised ValueError"):
-        run_page(demo)
+        run_in_process(demo)
 
 
 def test_bad_block_with_the_declared_error_renders_it():
     demo = page(fence("int('x')", "bad: raises ValueError") + PAIR_GOOD)
-    result = run_page(demo)
-    assert result.outcomes[0].error.startswith("ValueError: invalid literal for int()")
-    assert result.outcomes[1].output == "fixed\n"
+    outcomes = run_in_process(demo)
+    assert outcomes[0].error.startswith("ValueError: invalid literal for int()")
+    assert outcomes[1].output == "fixed\n"
 
 
 def test_bad_asserts_block_whose_assertions_stop_holding_fails():
     demo = page(fence("assert 1 + 1 == 3, 'wrong on purpose'", "bad: asserts") + PAIR_GOOD)
     with pytest.raises(PageFailure, match=r"the ❌ block's assertions do not hold"):
-        run_page(demo)
+        run_in_process(demo)
 
 
 def test_bad_warns_block_must_warn():
     demo = page(fence("x = 1", "bad: warns UserWarning") + PAIR_GOOD)
     with pytest.raises(PageFailure, match=r"should warn UserWarning, but it emitted no warning"):
-        run_page(demo)
+        run_in_process(demo)
 
 
 def test_good_block_that_raises_fails():
     demo = page(fence("1 / 0", "bad: raises ZeroDivisionError") + fence("1 / 0", "good"))
     with pytest.raises(PageFailure, match=r":6: unexpected exception .*ZeroDivisionError"):
-        run_page(demo)
+        run_in_process(demo)
 
 
 # ---------------------------------------------------------------- hangs

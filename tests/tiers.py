@@ -52,6 +52,18 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+LOCKED = ["pyproject.toml", "uv.lock"]  # the pinned tools and JAX: every verdict depends on them
+
+
+def only_when_changed(*subjects: str) -> pytest.MarkDecorator:
+    """The mark of a test whose verdict depends only on ``subjects`` (its own test file among
+    them) and the lock file, none of them a page: a throwaway build or a subprocess that proves
+    again, end to end, what a cheaper test proves in both tiers, or the engine's behaviour across
+    builds. The default tier runs it when one of them changed; the full tier always.
+    MAINTAINERS.md's tier table names what proves each one's point meanwhile."""
+    return pytest.mark.sampled(*subjects, *LOCKED)
+
+
 def sampled_param(value, subjects: list[str], keep: bool):
     """``value`` (or a ``pytest.param``) as a parameter, marked ``sampled`` unless ``keep``."""
     if keep:

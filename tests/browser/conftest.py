@@ -82,6 +82,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "pages_with(needle): a test's `url` is only the pages whose HTML has needle"
     )
+    config.addinivalue_line(
+        "markers",
+        "built_html(*subjects): a check of each page's built file; the default tier checks the "
+        "survey sample, changed pages, and every page after a change to the RENDERER or subjects",
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -91,6 +96,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         urls = pages_with(site, wanted.args[0]) if wanted else page_urls(site)
         assert urls, f"no page has {wanted.args[0]!r}: {metafunc.function.__name__} tests nothing"
         inputs = [SAMPLED[name] for name in SAMPLED if name in metafunc.fixturenames]
+        html = metafunc.definition.get_closest_marker("built_html")
+        inputs += [[*RENDERER, *html.args]] if html else []
         if inputs:  # a page's survey, or its Zensical twin, is the cost: sampled
             widen = "surveys" in metafunc.fixturenames and renderer_changed(metafunc.config)
             kept = survey_sample(site, urls, widen)

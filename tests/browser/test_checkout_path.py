@@ -19,7 +19,22 @@ import pytest
 from served_site import ROOT
 
 from engine.run.guard import Tree
+from tests import tiers
 from tests.helpers import CONFIG_FOR
+
+# A copy of the whole project, a page run, a pytest and three builds in it: what they prove
+# depends on the engine and the test set-up, not on the site's pages (but the one it builds), so
+# the default tier runs them when one of these changed; the full tier always.
+pytestmark = tiers.only_when_changed(
+    "engine/",
+    "conftest.py",
+    "tests/conftest.py",
+    "tests/helpers.py",
+    "tests/browser/",
+    "noxfile.py",
+    "docs/track/fori-loop-traced-count.md",
+    "snippets/fori_loop_traced_count/",
+)
 
 MIN_PATH = 200
 NAME = "a clone with spaces and ünïcödé"

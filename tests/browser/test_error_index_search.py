@@ -8,6 +8,8 @@ import re
 import pytest
 from served_site import html_of
 
+from tests import tiers
+
 INDEX = "reference/error-index/"
 # Phrases a reader pastes from the error they got, each the start of a message the pinned JAX
 # printed (the test checks that the message under the entry's heading holds it, so the phrase is
@@ -21,7 +23,25 @@ PHRASES = {
 }
 
 
-@pytest.mark.parametrize("phrase", PHRASES)
+# The same box, worker and index page for each phrase: the first in both tiers, the others when
+# the index, the search or this file changed.
+SEARCH_INPUTS = [
+    "engine/site/",
+    "docs/assets/",
+    "mkdocs.yml",
+    "tests/browser/test_error_index_search.py",
+]
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        phrase
+        if number == 0
+        else pytest.param(phrase, marks=tiers.only_when_changed(*SEARCH_INPUTS))
+        for number, phrase in enumerate(PHRASES)
+    ],
+)
 def test_searching_a_message_lists_its_index_entry_first(open_page, site_dir, phrase):
     anchor = PHRASES[phrase]
     entry = re.search(

@@ -6,7 +6,9 @@ import re
 
 import pytest
 from page_survey import CLOSED_JS, in_page
-from served_site import html_of, page_urls, pages_with
+from served_site import RENDERER, html_of, page_urls, pages_with
+
+from tests import tiers
 
 CHART_PAGE = "course/why-compile/"
 
@@ -126,7 +128,20 @@ def answer_with_the_mouse(quiz, url: str) -> None:
     assert answer.is_visible() and answer.evaluate("d => d.open"), url
 
 
-@pytest.mark.parametrize("address", ["", CHART_PAGE])
+# The chart page (folded blocks, lazy buttons) in both tiers; the home page, the same script on
+# the same template, when it or the site's markup, scripts or this file change.
+@pytest.mark.parametrize(
+    "address",
+    [
+        pytest.param(
+            "",
+            marks=tiers.only_when_changed(
+                "docs/index.md", *RENDERER, "tests/browser/test_features.py"
+            ),
+        ),
+        CHART_PAGE,
+    ],
+)
 def test_every_code_block_has_a_working_copy_button(open_page, address):
     visit = open_page(permissions=["clipboard-read", "clipboard-write"])
     visit.goto(address)

@@ -19,18 +19,27 @@ from urllib.parse import urljoin
 
 import pytest
 from bs4 import BeautifulSoup
-from served_site import ROOT, html_file, html_of, page_urls, soup_of
+from served_site import RENDERER, ROOT, html_file, html_of, page_urls, soup_of
 from test_pages import site_config
 
 from engine.page.parser import read_page
 from engine.site.labels import VIEW_OPT_IN
 from engine.site.notebook_view import view_uri
+from tests import tiers
 
 SIZE_LIMIT = 60 * 1024  # gzipped bytes of a view's own HTML and stylesheet
 PER_EXERCISE = 8 * 1024  # the workbook's instead: each exercise has a starter and a solution
 CHART_VIEW = "course/why-compile/notebook/"
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))
 VIEWS = [p for p in PAGES if read_page(p).meta.get(VIEW_OPT_IN)]  # pages that ask for a view
+# A view's checks depend on its built file: the default tier checks one view of each part (course,
+# beyond, practice), the views of changed pages, and every view after a change to the renderer,
+# theme or CSS or to this file; the full tier every view.
+SAMPLED_VIEWS = tiers.one_per(
+    VIEWS,
+    lambda path: Path(path).parent.name,
+    lambda path: [path, *RENDERER, "tests/browser/test_notebook_view.py"],
+)
 
 
 def view_url(page_path: str) -> str:
@@ -52,7 +61,7 @@ def test_the_workbook_and_every_chapter_have_a_view_and_the_page_tests_visit_the
     assert {view_url(p) for p in VIEWS} <= set(page_urls(site_dir))
 
 
-@pytest.mark.parametrize("page_path", VIEWS)
+@pytest.mark.parametrize("page_path", SAMPLED_VIEWS)
 def test_view_is_mkdocs_jupyter_markup_linked_both_ways(site_dir, page_path):
     view = html_of(site_dir, view_url(page_path))
     view_links = BeautifulSoup(view, "html.parser")  # the text read once, searched both ways
@@ -73,7 +82,7 @@ def test_the_workbook_view_folds_its_reference_solutions_as_the_page_does(site_d
     assert sum(inside) == view.count("celltag_solution")  # no solution cell left unfolded
 
 
-@pytest.mark.parametrize("page_path", VIEWS)
+@pytest.mark.parametrize("page_path", SAMPLED_VIEWS)
 def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_property):
     view = html_file(site_dir, view_url(page_path))
     text = view.read_text(encoding="utf-8")
@@ -96,7 +105,7 @@ def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_p
         assert loader not in text.lower(), loader
 
 
-@pytest.mark.parametrize("page_path", VIEWS)
+@pytest.mark.parametrize("page_path", SAMPLED_VIEWS)
 def test_view_shows_the_outputs_of_its_page(site_dir, page_path):
     """Text outputs, errors and charts: the same on the view as on the page it mirrors (the
     view moves reference solutions to an appendix, so the order may differ). Read from the

@@ -25,7 +25,9 @@ from page_survey import (
     section_heights,
     switch_scheme,
 )
-from served_site import ROOT, html_file, html_of, page_urls, soup_of
+from served_site import RENDERER, ROOT, html_file, html_of, page_urls, soup_of
+
+from tests import tiers
 
 
 def site_config() -> dict:
@@ -266,7 +268,20 @@ EDGES = """selector => [...document.querySelectorAll(selector)].map(block => {
 })"""
 
 
-@pytest.mark.parametrize("address", ["course/pitfalls/", "course/why-compile/"])
+# The longest page in both tiers; a second chapter, the same template and CSS, when it or the
+# site's markup or CSS or this file change.
+@pytest.mark.parametrize(
+    "address",
+    [
+        "course/pitfalls/",
+        pytest.param(
+            "course/why-compile/",
+            marks=tiers.only_when_changed(
+                "docs/course/why-compile.md", *RENDERER, "tests/browser/test_pages.py"
+            ),
+        ),
+    ],
+)
 def test_code_blocks_in_sections_run_edge_to_edge_on_a_phone(open_page, address):
     """Material draws the article's own code blocks edge to edge on a phone; a section clips what
     overflows it, so the blocks inside one must still reach both edges of the content column."""
@@ -374,6 +389,12 @@ def test_the_tests_visit_every_page_the_sources_define(site_dir):
     assert built <= markdown | notebooks | views | {"404.html"}
 
 
+# What the engine and theme write into each page's file: a verdict depends on that file alone, so
+# the default tier checks the surveys' sample, changed pages, and every page after a change to
+# the renderer, theme or CSS (served_site.RENDERER) or to this file; the full tier every page.
+BUILT_HTML = pytest.mark.built_html("tests/browser/test_pages.py")
+
+
 @functools.lru_cache(maxsize=2)
 def built_page(site_dir: Path, url: str) -> BeautifulSoup:
     """A built page, parsed once for the checks below, which only read it: under xdist a page's
@@ -381,6 +402,7 @@ def built_page(site_dir: Path, url: str) -> BeautifulSoup:
     return soup_of(site_dir, url)
 
 
+@BUILT_HTML
 def test_every_page_has_its_own_description(site_dir, url):
     """A non-empty meta description on every page; content pages carry their own."""
     meta = built_page(site_dir, url).select('meta[name="description"]')
@@ -395,6 +417,7 @@ def test_every_page_has_its_own_description(site_dir, url):
 LABELLED = {"input", "select", "textarea", "button", "meter", "output", "progress"}
 
 
+@BUILT_HTML
 def test_every_label_names_a_control(site_dir, url):
     """A ``<label for=X>`` names a form control with id X on its own page. The W3C validator
     found the notebook views' table-of-contents title naming Material's "__toc" toggle, which
@@ -414,6 +437,7 @@ def test_every_source_page_declares_a_description():
         assert str(meta.get("description") or "").strip(), f"{source}: no description"
 
 
+@BUILT_HTML
 def test_charts_have_alt_text_size_and_both_renderings(site_dir, url):
     """Each chart: a light and a dark SVG with the same alt text, a size, and real SVG files."""
     page_file = html_file(site_dir, url)

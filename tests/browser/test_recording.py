@@ -8,6 +8,8 @@ import pytest
 from page_survey import Surveys
 from served_site import FOREIGN
 
+from tests import tiers
+
 FETCH_ALL = """async urls => Promise.all(urls.map(url =>
     fetch(url).then(reply => reply.status, () => 'failed')))"""
 
@@ -73,6 +75,13 @@ def test_settling_names_a_request_that_never_ends(open_page, base_url):
         visit.settle(timeout=1)
 
 
+# Three surveys of the test harness's own: its verdict depends on the harness, not on the pages.
+@tiers.only_when_changed(
+    "tests/browser/conftest.py",
+    "tests/browser/page_survey.py",
+    "tests/browser/axe_check.py",
+    "tests/browser/test_recording.py",
+)
 def test_surveys_share_one_tab_and_replace_it_after_a_page_that_did_not_load(open_page):
     """Page surveys run one after another in one tab (page_survey.Surveys); a page that did not
     load leaves a tab nobody trusts, and the next page gets a new one. The second page shows

@@ -246,6 +246,16 @@ def dead_links(browser, base_url: str, urls: list[str]) -> list[str]:
     return dead
 
 
+# Every link of every page, clicked through: a page's broken link already fails the strict MkDocs
+# build (mkdocs.yml's validation), so the default tier runs it when a page or the Zensical build's
+# inputs changed; the full tier always.
+@tiers.only_when_changed(
+    "docs/",
+    "mkdocs.yml",
+    "engine/site/",
+    "tests/browser/test_zensical.py",
+    "tests/browser/zensical_compare.py",
+)
 def test_no_link_of_the_zensical_build_leads_nowhere(browser, zensical_url, zensical_site):
     assert dead_links(browser, zensical_url, page_urls(zensical_site)) == []
 
