@@ -27,6 +27,7 @@ from engine.run.pages import execute_pages, run_page
 from engine.run.results import PageFailure
 from engine.site.labels import marker_table
 from engine.site.notebooks import build_notebook
+from tests import tiers
 from tests.helpers import build_one_page, fence, page
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n are text
@@ -321,6 +322,10 @@ def test_terminal_output_is_cleaned_as_a_terminal_shows_it():
     assert not RAW_CONTROL.search(output.replace("\x1b[", ""))  # only colour codes are left
 
 
+# A throwaway build (its own config): the engine's behaviour, which no page changes. In-process
+# in both tiers meanwhile: test_terminal_output_is_cleaned_as_a_terminal_shows_it and
+# test_kept.py::test_the_renderer_draws_coloured_outputs.
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_terminal.py")
 def test_colours_and_control_characters_in_a_built_page(tmp_path):
     """Top level and inside a ❌ box (an admonition): no raw control byte reaches the HTML, the
     colours are nbconvert's classes, and the text outside them is escaped."""
