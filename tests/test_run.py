@@ -296,7 +296,7 @@ def test_a_module_that_is_no_project_file_is_not_looked_for(monkeypatch):
 def test_fact_that_stops_holding_names_the_fact():
     demo = page(fence("assert jnp.zeros(2).dtype == jnp.int8", "fact: zeros are int8"))
     with pytest.raises(PageFailure, match=r":2: the fact 'zeros are int8' does not hold"):
-        run_page(demo)
+        run_in_process(demo)  # the fact's verdict is execute_block's
 
 
 # ---------------------------------------------------------------- charts
@@ -366,7 +366,7 @@ def test_a_failed_timing_claim_travels_with_the_failure():
 def test_syntax_error_names_the_page_line_not_example():
     demo = page("# Demo\n\n" + fence("x = 1\nprint(x))"))
     with pytest.raises(PageFailure) as caught:
-        run_page(demo)
+        run_in_process(demo)  # the message is made in execute_block, as the child runs it
     message = str(caught.value)
     assert "<example>" not in message
     assert message.startswith("docs/demo/test-page.md:3: unexpected exception")

@@ -27,6 +27,7 @@ from engine.run.pages import execute_pages, run_page
 from engine.run.results import PageFailure
 from engine.site.labels import marker_table
 from engine.site.notebooks import build_notebook
+from tests import tiers
 from tests.helpers import build_one_page, fence, page
 
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # \t and \n are text
@@ -285,10 +286,11 @@ def test_captured_output_past_the_limit_is_counted_not_kept():
 
 
 def test_the_max_output_marker_lets_one_block_print_more():
+    """In-process: execute_block applies the limit; the 50 MB test above proves it in a child."""
     code = "print('y' * 200_000)"
     with pytest.raises(PageFailure, match=r"printed 195.3 KB, more than its limit of 100 KB"):
-        run_page(page(fence(code)))
-    outcome = run_page(page(fence(code, "max-output: 300"))).outcomes[0]
+        execute_block(page(fence(code)).blocks[0], new_namespace())
+    outcome = execute_block(page(fence(code, "max-output: 300")).blocks[0], new_namespace())
     assert len(outcome.output) == 200_001
     assert "`<!-- max-output: KB -->`" in marker_table()
     with pytest.raises(Exception, match="takes a whole number of KB"):
@@ -320,6 +322,10 @@ def test_terminal_output_is_cleaned_as_a_terminal_shows_it():
     assert not RAW_CONTROL.search(output.replace("\x1b[", ""))  # only colour codes are left
 
 
+# A throwaway build (its own config): the engine's behaviour, which no page changes. In-process
+# in both tiers meanwhile: test_terminal_output_is_cleaned_as_a_terminal_shows_it and
+# test_kept.py::test_the_renderer_draws_coloured_outputs.
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_terminal.py")
 def test_colours_and_control_characters_in_a_built_page(tmp_path):
     """Top level and inside a ❌ box (an admonition): no raw control byte reaches the HTML, the
     colours are nbconvert's classes, and the text outside them is escaped."""

@@ -487,6 +487,15 @@ def test_dark_reruns_every_colour_rule_of_the_bundled_axe(open_page):
 LONGEST_PAGE = "course/pitfalls/"  # the most elements, code blocks and boxes
 
 
+# Its verdict depends on axe (uv.lock), the page, the theme and CSS and the survey's code alone:
+# the default tier runs it when one of them changed; the survey's dark pass runs meanwhile.
+@tiers.only_when_changed(
+    "docs/course/pitfalls.md",
+    *RENDERER,
+    "tests/browser/axe_check.py",
+    "tests/browser/page_survey.py",
+    "tests/browser/test_pages.py",
+)
 def test_a_switch_to_dark_changes_no_verdict_but_the_colour_rules(open_page):
     """Why dark reruns only the colour rules: on the longest page, axe's every other rule finds
     the same in both schemes (here any impact counts, not only serious ones)."""
