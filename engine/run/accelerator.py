@@ -62,10 +62,11 @@ def stale(record: dict | None, page: Page) -> list[str]:
 
 def gone(record: dict | None, page: Page) -> list[str]:
     """The page's records whose code is no longer on it: a block edited since its recording."""
-    claims = {claim.id for claim in page.claims}
-    on_page = {output_id(page, i) for i in range(len(page.blocks))}
     record = record or {}
-    ids = set(record.get("verdicts", {})) - claims | set(record.get("outputs", {})) - on_page
+    kept = prune(record, page)
+    ids = (set(record.get("verdicts", {})) - set(kept["verdicts"])) | (
+        set(record.get("outputs", {})) - set(kept["outputs"])
+    )
     return [f"{page.path}: recorded {i} is no longer on the page" for i in sorted(ids)]
 
 
