@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -43,6 +44,28 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+RESULT_LINKS = ".md-search-result__item a"
+HREFS = "links => links.map(link => link.getAttribute('href'))"
+
+
+def search_results(
+    page, links: str = RESULT_LINKS, quiet_s: float = 0.3, wait_s: float = 15
+) -> list:
+    """The search's result links once the list has stopped changing, read in one call. Material
+    answers each key as it is typed, and a later key's results replace an earlier one's: links
+    counted before a replacement and read after it timed out (tests/browser/test_features.py)."""
+    deadline = time.monotonic() + wait_s
+    hrefs, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        now, latest = time.monotonic(), page.locator(links).evaluate_all(HREFS)
+        if latest != hrefs:
+            hrefs, since = latest, now
+        elif hrefs and now - since >= quiet_s:
+            break
+        page.wait_for_timeout(50)
+    return hrefs or []
 
 
 def build_site(destination: Path) -> Path:

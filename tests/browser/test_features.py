@@ -6,7 +6,7 @@ import re
 
 import pytest
 from page_survey import CLOSED_JS, in_page
-from served_site import RENDERER, html_of, page_urls, pages_with
+from served_site import RENDERER, html_of, page_urls, pages_with, search_results
 
 from tests import tiers
 
@@ -21,9 +21,7 @@ def test_search_finds_a_page_by_an_api_name(open_page):
     box = page.locator("input.md-search__input")
     box.click()
     box.press_sequentially("fori_loop", delay=40)
-    results = page.locator(".md-search-result__item a")
-    results.first.wait_for(timeout=15_000)
-    hrefs = [link.get_attribute("href") for link in results.all()]
+    hrefs = search_results(page)
     assert any("course/loops/" in href for href in hrefs), hrefs  # the page that teaches it
     assert not visit.problems(), visit.problems()
 

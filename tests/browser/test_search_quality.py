@@ -9,6 +9,7 @@ import json
 import shutil
 
 import pytest
+from served_site import search_results
 
 from tests.search import quality
 
@@ -81,8 +82,7 @@ def test_a_learners_word_finds_the_section_in_the_sites_words(site_dir, query, w
 
 def type_query(page) -> None:
     page.keyboard.type(TYPED, delay=30)  # key by key: Material listens to keyboard input
-    page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
-    page.wait_for_timeout(300)  # the last keys' results replace the first ones
+    search_results(page)  # the last key's results, which replace the first ones
 
 
 def test_keyboard_only_search_follows_the_best_section_and_highlights_the_term(
