@@ -22,6 +22,9 @@ nox.options.sessions = ["lint", "tests", "docs"]
 
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
+# engine/run/cache.py reads it (a test checks): the suite's build runs the pages that measure time
+# beside the others, and its tests count those runs; `nox -s docs` runs them again, alone.
+TIMING_BESIDE_VARIABLE = "JITDOCS_TIMING_BESIDE"
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
 NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
@@ -96,11 +99,12 @@ def zensical(session: nox.Session) -> None:
     build_with_zensical(session)
 
 
-def build_with_zensical(session: nox.Session) -> None:
+def build_with_zensical(session: nox.Session, env: dict[str, str] | None = None) -> None:
     """No hooks there: the run step runs the pages once (from the run cache when warm), Zensical
     renders them in the same process, then the files the site adds are written
     (engine/site/run_step.py)."""
-    session.run("python", "-m", "engine.site.run_step", ZENSICAL_SITE, env=repo_url())
+    env = (env or {}) | repo_url()
+    session.run("python", "-m", "engine.site.run_step", ZENSICAL_SITE, env=env)
 
 
 @nox.session(python=PYTHON)
@@ -190,9 +194,11 @@ def apt_install(session: nox.Session, package: str) -> bool:
 def tests(session: nox.Session) -> None:
     """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
 
-    Three steps. The site is built once (its pages' code runs as `nox -s docs` runs it) for the
-    browser tests; the build writes down what each block it ran did, and each example's test
-    reports that (engine/run/record.py). Every test that measures no time runs on every core
+    Three steps. The site is built once for the browser tests, its pages' code run as `nox -s docs`
+    runs it but for the pages that measure time: they run beside the others here, on every core
+    (`nox -s stress` holds their claims with a busy process on every core), never published.
+    The build writes down what each block it ran did, and each example's test reports that
+    (engine/run/record.py). Every test that measures no time runs on every core
     (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
     code) run alone.
     Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
@@ -222,7 +228,7 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
     tmp = short_temp(session)
     fresh_venvs = tmp / "fresh-venvs"  # made again each run: a reader's venv holds nothing stale
     shutil.rmtree(fresh_venvs, ignore_errors=True)
-    env |= {"JITDOCS_FRESH_VENVS": str(fresh_venvs)}
+    env |= {"JITDOCS_FRESH_VENVS": str(fresh_venvs), TIMING_BESIDE_VARIABLE: "1"}
     if selects_browser_tests(pytest_args):
         ensure_node(session)
         site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
@@ -230,7 +236,8 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
         env[RUN_RECORD_VARIABLE] = str(run_record)
         session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
         env["JITDOCS_SITE_DIR"] = str(site)
-        build_with_zensical(session)  # from the run cache the build just filled
+        # From the run cache the build just filled (its timing pages' runs included).
+        build_with_zensical(session, {TIMING_BESIDE_VARIABLE: "1"})
         env["JITDOCS_ZENSICAL_SITE_DIR"] = str(ROOT / ZENSICAL_SITE)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.page.model import ROOT
 from engine.page.parser import read_page
-from engine.run import record, sybil_setup
+from engine.run import cache, record, sybil_setup
 from engine.run.cache import code_key
 from engine.run.pages import execute_pages
 from engine.run.results import Outcome, PageResult
@@ -137,3 +137,4 @@ def test_a_timing_page_the_build_ran_is_not_marked_timing(tmp_path, monkeypatch)
 def test_the_noxfile_names_the_variable_the_engine_reads():
     noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
     assert f'RUN_RECORD_VARIABLE = "{record.RECORD_VARIABLE}"' in noxfile
+    assert f'TIMING_BESIDE_VARIABLE = "{cache.TIMING_BESIDE_VARIABLE}"' in noxfile

@@ -452,9 +452,13 @@ def test_pages_without_timing_claims_run_side_by_side(tmp_path):
     assert a["pid"] != b["pid"] and overlap(a, b)
 
 
+CLAIM = "from jitkit import claim_ratio\nclaim_ratio('fixed ratio', 8.0, at_least=2)"
+
+
 @clockless
-def test_a_timing_page_runs_with_no_other_page_beside_it(tmp_path):
-    claim = "from jitkit import claim_ratio\nclaim_ratio('fixed ratio', 8.0, at_least=2)"
+def test_a_timing_page_runs_with_no_other_page_beside_it(tmp_path, monkeypatch):
+    monkeypatch.delenv(cache.TIMING_BESIDE_VARIABLE, raising=False)  # as `nox -s docs` builds
+    claim = CLAIM
     demos = [
         page(recording(tmp_path, "a", wait_for=("b",)), "docs/demo/a.md"),
         page(recording(tmp_path, "timed", then=claim), "docs/demo/timed.md"),
@@ -467,6 +471,43 @@ def test_a_timing_page_runs_with_no_other_page_beside_it(tmp_path):
     seen = records(tmp_path)
     assert overlap(seen["a"], seen["b"])  # the others did run side by side
     assert not overlap(seen["timed"], seen["a"]) and not overlap(seen["timed"], seen["b"])
+
+
+@clockless
+def test_in_the_suites_build_a_timing_page_runs_beside_the_others_for_the_suite_only(
+    tmp_path, monkeypatch
+):
+    """`nox -s tests` sets the variable: each page waits until the other has started."""
+    monkeypatch.setenv(cache.TIMING_BESIDE_VARIABLE, "1")
+    demos = [
+        page(recording(tmp_path, "a", wait_for=("timed",)), "docs/demo/a.md"),
+        page(recording(tmp_path, "timed", wait_for=("a",), then=CLAIM), "docs/demo/timed.md"),
+    ]
+    results = quiet_build(demos, tmp_path, workers=2)
+    (claim_made,) = results["docs/demo/timed.md"].outcomes[0].timing_claims  # not told: no refusal
+    assert claim_made["label"] == "fixed ratio"
+    seen = records(tmp_path)
+    assert overlap(seen["timed"], seen["a"])
+    fingerprint = environment.environment_fingerprint()
+    untimed, timed = ((d, cache.cache_key(d, fingerprint), tmp_path / "cache") for d in demos)
+    assert cache.load_cached(*timed) and cache.load_cached(*untimed)  # the suite's tests count it
+    monkeypatch.delenv(cache.TIMING_BESIDE_VARIABLE)
+    assert cache.load_cached(*timed) is None  # a site to publish runs it again, alone
+    assert cache.load_cached(*untimed)
+
+
+@pytest.mark.unit
+def test_a_run_stored_as_beside_others_is_read_back_only_for_the_suite(tmp_path, monkeypatch):
+    demo = page("# Demo\n\n" + fence("x = 1"))
+    monkeypatch.delenv(cache.TIMING_BESIDE_VARIABLE, raising=False)
+    cache.store(demo, "key", PageResult([], {}), tmp_path, beside=True)
+    assert cache.load_cached(demo, "key", tmp_path) is None
+    monkeypatch.setenv(cache.TIMING_BESIDE_VARIABLE, "1")
+    assert cache.load_cached(demo, "key", tmp_path).cached
+    monkeypatch.setenv(cache.TIMING_BESIDE_VARIABLE, "0")
+    assert cache.load_cached(demo, "key", tmp_path) is None
+    cache.store(demo, "key", PageResult([], {}), tmp_path)  # run alone: read back by any build
+    assert cache.load_cached(demo, "key", tmp_path).cached
 
 
 def test_a_timing_claim_the_rule_cannot_see_fails_loudly_even_with_one_worker(tmp_path):

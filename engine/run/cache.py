@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from engine.page.model import ROOT, Page
@@ -17,6 +18,16 @@ from engine.run.imports import project_files
 from engine.run.results import PageResult
 
 CACHE_DIR = ROOT / policy().cache_dir
+
+# Set by `nox -s tests` for its build and its tests (noxfile.py): a page that measures time may
+# then run beside other pages, and what it measured there serves those tests only. A build without
+# it (the site to publish) runs such a page again, alone.
+TIMING_BESIDE_VARIABLE = "JITDOCS_TIMING_BESIDE"
+
+
+def timing_beside() -> bool:
+    return os.environ.get(TIMING_BESIDE_VARIABLE) == "1"
+
 
 # The code that reads a page's blocks and runs them, with every project module it imports: a
 # change to any of it runs every page again.
@@ -58,10 +69,11 @@ def last_entry(page: Page, cache_dir: Path) -> dict:
 
 
 def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult | None:
-    """The stored result for ``key``, or None; a corrupt entry is discarded (files.read_kept)."""
+    """The stored result for ``key``, or None; a corrupt entry is discarded (files.read_kept).
+    A timing page's run beside other pages counts only under ``timing_beside()``."""
     path = entry_path(page, cache_dir)
     entry = read_kept(path, lambda entry: entry.get("checksum") == _digest(entry.get("result")))
-    if entry.get("key") != key:
+    if entry.get("key") != key or (entry.get("beside") and not timing_beside()):
         return None
     try:
         result = PageResult.from_dict(entry["result"])
@@ -73,9 +85,17 @@ def load_cached(page: Page, key: str, cache_dir: Path = CACHE_DIR) -> PageResult
 
 
 def store(
-    page: Page, key: str, result: PageResult, cache_dir: Path = CACHE_DIR, code: str = ""
+    page: Page,
+    key: str,
+    result: PageResult,
+    cache_dir: Path = CACHE_DIR,
+    code: str = "",
+    beside: bool = False,
 ) -> None:
-    """Keep a passing run; ``code`` (its code_key) lets a later failure say what changed."""
+    """Keep a passing run; ``code`` (its code_key) lets a later failure say what changed;
+    ``beside``: a timing page that ran beside other pages (see ``load_cached``)."""
     data = result.to_dict()
     entry = {"key": key, "code": code, "result": data, "checksum": _digest(data)}
+    if beside:
+        entry["beside"] = True
     write_if_changed(entry_path(page, cache_dir), json.dumps(entry))

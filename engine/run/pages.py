@@ -19,7 +19,15 @@ from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
 from engine.run import record, terminal
-from engine.run.cache import CACHE_DIR, cache_key, code_key, last_entry, load_cached, store
+from engine.run.cache import (
+    CACHE_DIR,
+    cache_key,
+    code_key,
+    last_entry,
+    load_cached,
+    store,
+    timing_beside,
+)
 from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
 from engine.run.files import log
@@ -187,7 +195,10 @@ def execute_pages(
     """Run (or load from the cache) every page, one progress line each.
 
     Pages with a timing claim run first, one at a time; the others then side by side,
-    ``workers`` at a time (default: the usable CPUs), longest first. A failing page raises
+    ``workers`` at a time (default: the usable CPUs), longest first. Under ``timing_beside()``
+    (the test suite's build) the timing pages join the others, and are not told they have company:
+    `nox -s stress` holds their claims to a margin with a CPU-bound process on every core, more
+    than a page beside them, and these runs serve no published site. A failing page raises
     PageFailure (the earliest in page order), or goes to ``on_failure(page, error)`` (the
     preview) while the others go on. ``record_to``: see ``engine.run.record``. A change to
     ``project``'s files raises ProjectChanged; under ``preview`` (``mkdocs serve``) it is the
@@ -199,11 +210,12 @@ def execute_pages(
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
     build.watch = ProjectWatch(project, cache_dir) if pending else None
-    alone = [plan for plan in pending if measures_time(plan.page)]
+    timed = [plan for plan in pending if measures_time(plan.page)]
+    alone = [] if timing_beside() else timed
     beside = [plan for plan in pending if plan not in alone]
     beside.sort(key=lambda plan: expected_seconds(plan.page, cache_dir), reverse=True)
     build.run(alone, workers=1, shared_cpu="")
-    build.run(beside, workers=workers or usable_cpus(), shared_cpu=SIDE_BY_SIDE)
+    build.run(beside, workers=workers or usable_cpus(), shared_cpu=SIDE_BY_SIDE, timed=timed)
     if build.failures:  # the earliest in page order, as a serial build would raise
         raise build.failures[min(build.failures)] from None
     results = {plan.page.path: plan.result for plan in plans if plan.result is not None}
@@ -244,11 +256,14 @@ class _Build:
             self.finish(plan, cached)
         return plan
 
-    def run(self, plans: list[_Plan], workers: int, shared_cpu: str) -> None:
+    def run(self, plans: list[_Plan], workers: int, shared_cpu: str, timed=()) -> None:
+        """``timed``: the plans among them that measure time, run beside others all the same."""
+
         def run_one(plan: _Plan, watch) -> PageResult:
             self.watch.started(plan.page)
             project = self.watch.tree.project
-            return run_page(plan.page, shared_cpu=shared_cpu, watch=watch, project=project)
+            told = "" if plan in timed else shared_cpu
+            return run_page(plan.page, shared_cpu=told, watch=watch, project=project)
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
@@ -263,7 +278,8 @@ class _Build:
                 self.report(f"jitdocs: {plan.page.path}: {changed.summary}; {NOT_KEPT}")
                 self.watch.rebase()
             else:
-                store(plan.page, plan.key, result, self.cache_dir, plan.code)
+                beside = plan in timed and workers > 1
+                store(plan.page, plan.key, result, self.cache_dir, plan.code, beside)
             self.finish(plan, result)
 
     def failed(self, plan: _Plan, error: PageFailure) -> None:
