@@ -144,6 +144,18 @@ def test_the_survey_sample_has_each_kind_of_page_once_and_the_longest(tmp_path):
     assert survey_sample(site, ["course/a/"]) == {"course/a/"}  # none of the sample: the smallest
 
 
+def test_the_longest_page_stands_for_its_part(tmp_path):
+    """Here a notebook view: no other view is surveyed as well."""
+    pages = {
+        "index.html": "h",
+        "course/a/index.html": "aa",
+        "course/b/notebook/index.html": "b" * 9,
+    }
+    site = built(tmp_path, {**pages, "course/c/notebook/index.html": "ccc"})
+    every = ["", "course/a/", "course/b/notebook/", "course/c/notebook/"]
+    assert survey_sample(site, every) == {"", "course/a/", "course/b/notebook/"}
+
+
 PAIR = '<div class="jd-pair">{}<div class="admonition success"><p>do</p></div></div>'
 BAD = '<div class="admonition failure"><p>don\'t</p>{}</div>'
 NOTE = '<div class="admonition warning"><p>on a TPU</p></div>'
@@ -164,7 +176,7 @@ def test_a_renderer_change_surveys_a_page_for_each_markup_pair(tmp_path):
     )
     urls = ["", "course/a/", "course/b/", "course/c/", "course/d/"]
     sample = survey_sample(site, urls)
-    assert sample == {"", "course/a/", "course/b/"}
+    assert sample == {"", "course/b/"}  # the longest stands for its part
     assert survey_sample(site, urls, renderer_changed=True) == {*sample, "course/c/"}
     assert ("div.jd-pair", "div.admonition.warning") in markup_pairs(site / "course/c/index.html")
     assert ("div.jd-pair", "div.admonition.warning") not in markup_pairs(

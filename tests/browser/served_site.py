@@ -250,14 +250,20 @@ def markup_pairs(page: Path) -> frozenset[tuple[str, str]]:
 
 @functools.cache
 def kinds_sample(site: Path) -> set[str]:
-    """The smallest page of each part of the site (its first folder: the home page, 404.html,
-    about, beyond, ...), the smallest notebook view (one template, whichever part it is under),
-    and the longest page (the most of everything a survey measures). A page shares its template,
-    CSS and scripts with the others of its part; depth within a part adds no template (a part's
-    index page and its lessons differ only in content, which a changed page gets surveyed for)."""
+    """The longest page (the most of everything a survey measures), and for each other part of
+    the site (its first folder: the home page, 404.html, about, beyond, ...) its smallest page,
+    the notebook views counting as one part (one template, whichever part they are under). A page
+    shares its template, CSS and scripts with the others of its part; depth within a part adds no
+    template (a part's index page and its lessons differ only in content, which a changed page
+    gets surveyed for)."""
     urls = page_urls(site)
     size = {url: html_file(site, url).stat().st_size for url in urls}
-    kinds: dict[str, str] = {}
+
+    def part(url: str) -> str:
+        return "notebook view" if url.endswith("notebook/") else url.split("/")[0]
+
+    longest = max(urls, key=size.get)
+    kinds = {part(longest): longest}
     for url in sorted(urls, key=size.get):
-        kinds.setdefault("notebook view" if url.endswith("notebook/") else url.split("/")[0], url)
-    return {*kinds.values(), max(urls, key=size.get)}
+        kinds.setdefault(part(url), url)
+    return set(kinds.values())
