@@ -202,7 +202,24 @@ FAINT = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("address", ["track/jit-of-scan/", "course/why-compile/notebook/"])
+# A lesson in both tiers; a notebook view (another template) when it, the survey's axe code, the
+# markup or CSS, or this file change.
+@pytest.mark.parametrize(
+    "address",
+    [
+        "track/jit-of-scan/",
+        pytest.param(
+            "course/why-compile/notebook/",
+            marks=tiers.only_when_changed(
+                "docs/course/why-compile.md",
+                *RENDERER,
+                "tests/browser/axe_check.py",
+                "tests/browser/page_survey.py",
+                "tests/browser/test_pages.py",
+            ),
+        ),
+    ],
+)
 def test_axe_checking_each_look_once_still_finds_faint_text(open_page, address):
     """axe_check leaves text to an earlier element that looks exactly like it. Each planted faint
     look is still found, whichever way its first element could have hidden the rest, and only
