@@ -24,7 +24,10 @@ proof comes in two parts, so that the chapters' code does not run a second time 
   (``fresh_venvs``). No cell may raise except the ❌ cells, which must raise the very error
   their page declares. A page's timing claims are the build's to prove: it ran the same code
   on the same pinned JAX, alone. The run test exists for every notebook; outside REAL_RUNS it
-  runs only when named, as `nox -s page` names its page's (``only_when_named``).
+  runs only when named, as `nox -s page` names its page's (``only_when_named``). The default
+  tier runs a REAL_RUNS notebook when its page or the writer changed (tests/tiers.py), and
+  every tier a made-up page's notebook (``KERNEL_FEATURES_PAGE``), from the same writer and
+  run the same way, with each thing only a kernel does that a site notebook has, on cheap code.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from engine.site.notebooks import (
     page_to_notebook,
 )
 from tests import tiers
+from tests.helpers import page as made_up_page
 from tests.helpers import site_page
 
 PAGES = sorted(
@@ -89,9 +93,14 @@ def kernel_env() -> dict[str, str]:
 
 
 def run_notebook(page_path: str, folder: Path, kernel: str = "python3") -> nbformat.NotebookNode:
-    notebook = nbformat.reads(dumps(build_notebook(site_page(page_path))), as_version=4)
-    nbformat.validate(notebook)
-    return execute(notebook, folder, kernel)
+    return execute(reader_copy(build_notebook(site_page(page_path))), folder, kernel)
+
+
+def reader_copy(notebook: dict) -> nbformat.NotebookNode:
+    """The notebook as a reader's Jupyter reads the downloaded file, checked against the schema."""
+    copy = nbformat.reads(dumps(notebook), as_version=4)
+    nbformat.validate(copy)
+    return copy
 
 
 def execute(notebook, folder: Path, kernel: str) -> nbformat.NotebookNode:
@@ -165,10 +174,15 @@ def code_cells(notebook: dict) -> list[dict]:
 
 
 def kernel_features(page_path: str) -> set[str]:
-    """What only a kernel does with this notebook: its install line, cell magics, charts."""
-    sources = [cell["source"] for cell in code_cells(notebook_of(page_path))]
-    tags = {tag for cell in code_cells(notebook_of(page_path)) for tag in cell_tags(cell)}
-    features = {"install " + " ".join(install_line(notebook_of(page_path)))}
+    """What only a kernel does with this page's notebook (``features_of``)."""
+    return features_of(notebook_of(page_path))
+
+
+def features_of(notebook: dict) -> set[str]:
+    """What only a kernel does with ``notebook``: its install line, cell magics, charts."""
+    sources = [cell["source"] for cell in code_cells(notebook)]
+    tags = {tag for cell in code_cells(notebook) for tag in cell_tags(cell)}
+    features = {"install " + " ".join(install_line(notebook))}
     features |= {"%%writefile"} if any(s.startswith("%%writefile") for s in sources) else set()
     features |= {"a chart"} if any("plt." in source for source in sources) else set()
     return features | ({"a raising cell"} if "raises-exception" in tags else set())
@@ -286,8 +300,16 @@ def test_each_kernel_feature_and_every_notebook_that_needs_a_kernel_is_run():
     assert needs_a_kernel("docs/course/compile-once.md")  # starts Python processes
     assert "%%writefile" in kernel_features("docs/course/compile-once.md")
     assert len(REAL_RUNS) < len(PAGES)
-    untimed = [page for page in REAL_RUNS if not measures_time(site_page(page))]
-    assert set().union(*map(kernel_only, KERNEL_SAMPLE)) == set().union(*map(kernel_only, untimed))
+
+
+@pytest.mark.unit
+def test_the_made_up_notebook_has_every_kernel_only_feature_of_the_site():
+    """The default tier's kernel run stands for the site's notebooks only while it shows each
+    thing only a kernel does that one of them has: a notebook that gains a new one fails here."""
+    site = set().union(*map(kernel_only, PAGES))
+    made_up = only_a_kernel(features_of(kernel_features_notebook()))
+    assert site, "no site notebook has a kernel-only feature: the made-up one stands for none"
+    assert site <= made_up, f"add to KERNEL_FEATURES_PAGE: {sorted(site - made_up)}"
 
 
 @pytest.mark.unit
@@ -305,44 +327,89 @@ def test_the_rule_sees_code_that_reaches_outside_and_imports_that_nothing_provid
     }
 
 
-def kernel_sample(runs: list[str]) -> list[str]:
-    """The default tier's real runs: of the REAL_RUNS that time nothing (a timing notebook runs
-    alone), the fewest that show every thing only a kernel does, ties to the fewest code cells.
-    Install lines are left to test_every_install_line_gives_a_kernel_with_the_locked_versions,
-    which runs whenever one can change (measured: this took the sample from 44 s to 30 s)."""
-    untimed = [page for page in runs if not measures_time(site_page(page))]
-    chosen: list[str] = []
-    covered: set[str] = set()
-    while True:
-        best = max(
-            untimed,
-            key=lambda page: (
-                len(kernel_only(page) - covered),
-                -len(code_cells(notebook_of(page))),
-            ),
-        )
-        if not kernel_only(best) - covered:
-            return chosen
-        chosen.append(best)
-        covered |= kernel_only(best)
-        untimed.remove(best)
-
-
-def cells(page_path: str) -> int:
-    return len(code_cells(notebook_of(page_path)))
-
-
 def kernel_only(page_path: str) -> set[str]:
-    return {feature for feature in kernel_features(page_path) if not feature.startswith("install ")}
+    return only_a_kernel(kernel_features(page_path))
 
 
-KERNEL_SAMPLE = kernel_sample(REAL_RUNS)
+def only_a_kernel(features: set[str]) -> set[str]:
+    """Those of ``features`` that are things only a kernel does (install lines are left to
+    test_every_install_line_gives_a_kernel_with_the_locked_versions, which runs whenever one
+    can change)."""
+    return {feature for feature in features if not feature.startswith("install ")}
+
+
+# The default tier's kernel run: a made-up page whose notebook, written by the build's writer,
+# has every thing only a kernel does that a site notebook has, on cheap code (a chapter's run
+# took 23 s of a worker; test_the_made_up_notebook_has_every_kernel_only_feature_of_the_site
+# keeps it complete). Its imports make its install line and bundle jitkit, as a chapter's do.
+KERNEL_FEATURES_PAGE = """\
+# Every kernel feature
+
+A made-up page (tests/test_notebooks.py): each thing only a kernel does with a notebook.
+
+<!-- file: jitdocs_kernel_features.py -->
+```python
+import sys
+
+print("saved and run:", sys.argv[1])
+```
+
+```python
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SAVED = Path(tempfile.gettempdir(), "jitdocs_kernel_features.py")  # the cell above wrote it
+done = subprocess.run([sys.executable, str(SAVED), "yes"], capture_output=True, text=True)
+assert done.stdout == "saved and run: yes\\n", (done.stdout, done.stderr)
+```
+
+<!-- bad: raises TracerBoolConversionError -->
+```python
+@jax.jit
+def magnitude(x):
+    return x if x > 0 else -x
+
+
+magnitude(-2.0)
+```
+
+<!-- good -->
+```python
+from jitkit import count_compiles
+
+
+@jax.jit
+def magnitude(x):
+    return jnp.where(x > 0, x, -x)
+
+
+with count_compiles() as compiles:
+    assert magnitude(-2.0) == 2.0
+assert compiles("magnitude") == 1
+```
+
+```python
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots(figsize=(2, 1.5))
+ax.plot([0, 1, 2], [0, 1, 4])
+fig.set_label("A line through three points.")
+```
+"""
+
+
+@functools.cache
+def kernel_features_notebook() -> dict:
+    return build_notebook(made_up_page(KERNEL_FEATURES_PAGE, "docs/demo/kernel-features.md"))
 
 
 def real_run_params() -> list:
     """Every notebook; those outside REAL_RUNS only when named (`nox -s page` names its page's):
     test_notebook_is_the_code_the_build_ran proves them in every tier. Of REAL_RUNS the default
-    tier runs KERNEL_SAMPLE, and the notebook of a page that changed (tests/tiers.py)."""
+    tier runs the notebook of a page that changed (tests/tiers.py); the made-up notebook
+    (test_a_notebook_with_every_kernel_only_feature_runs_top_to_bottom) stands for the rest."""
     return [
         tiers.sampled_param(
             pytest.param(
@@ -353,7 +420,7 @@ def real_run_params() -> list:
                 ],
             ),
             [page, "engine/site/notebooks.py"],
-            page in KERNEL_SAMPLE or page not in REAL_RUNS,
+            page not in REAL_RUNS,
         )
         for page in PAGES
     ]
@@ -371,8 +438,16 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
         if "AssertionError" not in str(error):
             raise
         notebook = run_notebook(page_path, tmp_path, kernel)
+    assert_ran_as_a_reader_needs(
+        notebook, page_path, 4 if page_path.endswith("exercises.md") else 0
+    )
+
+
+def assert_ran_as_a_reader_needs(notebook, name: str, self_checks_at_least: int = 0) -> None:
+    """After a run without an unexpected error: no self-check cell echoes a value, the first
+    cell installed nothing, and each ❌ cell raised the error its page declares."""
     self_checks = [c for c in notebook.cells if c.source.startswith("self_check(")]
-    assert len(self_checks) >= (4 if page_path.endswith("exercises.md") else 0)
+    assert len(self_checks) >= self_checks_at_least
     echoes = [c.source for c in self_checks for o in c.outputs if o.output_type == "execute_result"]
     assert not echoes, f"self-check cells echo a value: {echoes}"
     # everything the notebook needs was there, so its first cell installed nothing
@@ -384,10 +459,23 @@ def test_notebook_runs_top_to_bottom(page_path: str, tmp_path: Path, fresh_venvs
             continue
         expected = cell.metadata["jitdocs"]["bad"].removeprefix("raises ")
         errors = [out for out in cell.outputs if out.output_type == "error"]
-        assert errors, f"{page_path}: the ❌ cell did not raise {expected}:\n{cell.source}"
+        assert errors, f"{name}: the ❌ cell did not raise {expected}:\n{cell.source}"
         assert errors[0].ename == expected.rsplit(".", 1)[-1], (
-            f"{page_path}: expected {expected}, got {errors[0].ename}: {errors[0].evalue}"
+            f"{name}: expected {expected}, got {errors[0].ename}: {errors[0].evalue}"
         )
+
+
+def test_a_notebook_with_every_kernel_only_feature_runs_top_to_bottom(tmp_path: Path, fresh_venvs):
+    """The kernel-only features, run as a chapter's notebook runs (a fresh venv from its install
+    line, an empty folder, a reader's environment): a %%writefile cell saves a file the next
+    cell runs, a ❌ cell raises and the run goes on, bundled jitkit imports, a chart shows."""
+    notebook = reader_copy(kernel_features_notebook())
+    execute(notebook, tmp_path, fresh_venvs.kernel(install_line(notebook)))
+    assert_ran_as_a_reader_needs(notebook, "KERNEL_FEATURES_PAGE")
+    assert any(cell_tags(cell) == ["raises-exception"] for cell in notebook.cells)
+    (chart,) = [cell for cell in notebook.cells if "plt." in cell.source]
+    shown = [out for out in chart.outputs if out.output_type == "display_data"]
+    assert shown and "image/png" in shown[0].data, chart.outputs
 
 
 VERSIONS_CELL = """import importlib, importlib.metadata, json
