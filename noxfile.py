@@ -22,6 +22,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 
 ROOT = Path(__file__).parent
 RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a test checks)
+RAN_VARIABLE = "JITDOCS_RAN_FILE"  # engine/site/hook.py makes the file it names (a test checks)
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
 NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
@@ -191,10 +192,10 @@ def tests(session: nox.Session) -> None:
     """Run the test suite: engine, every page's examples (Sybil), the site in a browser.
 
     Three steps. The site is built once (its pages' code runs as `nox -s docs` runs it) for the
-    browser tests; the build writes down what each block it ran did, and each example's test
-    reports that (engine/run/record.py). Every test that measures no time runs on every core
-    (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
-    code) run alone.
+    browser tests, and by Zensical beside MkDocs' render; the build writes down what each block
+    it ran did, and each example's test reports that (engine/run/record.py). Every test that
+    measures no time runs on every core (pytest-xdist); then the tests that measure time (marked
+    `timing` by conftest.py from their code) run alone.
     Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
     tier samples the per-page classes; `-- --full` runs every test (tests/tiers.py).
 
@@ -227,10 +228,16 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
         ensure_node(session)
         site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
         run_record.unlink(missing_ok=True)  # this build's runs only
-        env[RUN_RECORD_VARIABLE] = str(run_record)
-        session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
-        env["JITDOCS_SITE_DIR"] = str(site)
-        build_with_zensical(session)  # from the run cache the build just filled
+        ran = tmp / "ran"  # the hook makes it once every page ran (engine/site/hook.py)
+        build = ["mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)]
+        build_env = env | {RUN_RECORD_VARIABLE: str(run_record), RAN_VARIABLE: str(ran)}
+        # The Zensical build, from the run cache the MkDocs build filled, beside its render: the
+        # pages, those that measure time among them, ran with nothing beside them.
+        beside = load("beside", ROOT / "engine" / "tools" / "beside.py")
+        beside.run_beside(
+            lambda: session.run(*build, env=build_env), ran, lambda: build_with_zensical(session)
+        )
+        env |= {RUN_RECORD_VARIABLE: str(run_record), "JITDOCS_SITE_DIR": str(site)}
         env["JITDOCS_ZENSICAL_SITE_DIR"] = str(ROOT / ZENSICAL_SITE)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")
