@@ -38,7 +38,7 @@ RENDERERS = (
     "mkdocs-jupyter",
     "nbconvert",
 )
-PLUGIN_GROUPS = ("pygments.", "markdown.", "mkdocs.", "nbconvert.", "jupytext", "mistune")
+PLUGIN_GROUPS = ("pygments.", "markdown.", "mkdocs.", "nbconvert.")  # entry point groups
 
 
 def converter_key(*modules: Path) -> str:
