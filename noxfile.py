@@ -25,6 +25,7 @@ RUN_RECORD_VARIABLE = "JITDOCS_RUN_RECORD"  # engine/run/record.py reads it (a t
 # engine/run/cache.py reads it (a test checks): the suite's build runs the pages that measure time
 # beside the others, and its tests count those runs; `nox -s docs` runs them again, alone.
 TIMING_BESIDE_VARIABLE = "JITDOCS_TIMING_BESIDE"
+RAN_VARIABLE = "JITDOCS_RAN_FILE"  # engine/site/hook.py makes the file it names (a test checks)
 UNIT_VARIABLE = "JITDOCS_UNIT"  # tests/conftest.py and tests/unit_guard.py read it (a test checks)
 NODE_HINT = "install Node.js 18+: `sudo apt-get install nodejs` (Debian/Ubuntu), or from nodejs.org"
 
@@ -197,10 +198,10 @@ def tests(session: nox.Session) -> None:
     Three steps. The site is built once for the browser tests, its pages' code run as `nox -s docs`
     runs it but for the pages that measure time: they run beside the others here, on every core
     (`nox -s stress` holds their claims with a busy process on every core), never published.
-    The build writes down what each block it ran did, and each example's test reports that
-    (engine/run/record.py). Every test that measures no time runs on every core
-    (pytest-xdist); then the tests that measure time (marked `timing` by conftest.py from their
-    code) run alone.
+    Zensical builds it too, beside MkDocs' render. The build writes down what each block it ran
+    did, and each example's test reports that (engine/run/record.py). Every test that measures no
+    time runs on every core (pytest-xdist); then the tests that measure time (marked `timing` by
+    conftest.py from their code) run alone.
     Arguments go to both pytest runs: `nox -s tests -- tests/test_run.py -k timing`. The default
     tier samples the per-page classes; `-- --full` runs every test (tests/tiers.py).
 
@@ -233,11 +234,18 @@ def run_suite(session: nox.Session, pytest_args: list[str], **env: str) -> None:
         ensure_node(session)
         site, run_record = tmp / "test-site", tmp / "run-record.jsonl"
         run_record.unlink(missing_ok=True)  # this build's runs only
-        env[RUN_RECORD_VARIABLE] = str(run_record)
-        session.run("mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site), env=env)
-        env["JITDOCS_SITE_DIR"] = str(site)
-        # From the run cache the build just filled (its timing pages' runs included).
-        build_with_zensical(session, {TIMING_BESIDE_VARIABLE: "1"})
+        ran = tmp / "ran"  # the hook makes it once every page ran (engine/site/hook.py)
+        build = ["mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)]
+        build_env = env | {RUN_RECORD_VARIABLE: str(run_record), RAN_VARIABLE: str(ran)}
+        # The Zensical build, from the run cache the MkDocs build filled (the timing pages' runs
+        # beside the others included), beside MkDocs' render once every page has run.
+        beside = load("beside", ROOT / "engine" / "tools" / "beside.py")
+        beside.run_beside(
+            lambda: session.run(*build, env=build_env),
+            ran,
+            lambda: build_with_zensical(session, {TIMING_BESIDE_VARIABLE: "1"}),
+        )
+        env |= {RUN_RECORD_VARIABLE: str(run_record), "JITDOCS_SITE_DIR": str(site)}
         env["JITDOCS_ZENSICAL_SITE_DIR"] = str(ROOT / ZENSICAL_SITE)
     no_tests = 5  # pytest's exit code when a run selects nothing: one of the two may be empty
     session.log("The tests that measure no time, on every core:")

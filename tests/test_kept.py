@@ -5,6 +5,8 @@ nbconvert), and shows what the conversion makes."""
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,6 +17,7 @@ from mkdocs.config import load_config
 from mkdocs.structure.toc import get_toc
 
 from engine.page.model import ROOT
+from engine.run import environment
 from engine.run.results import PageResult
 from engine.site import kept, sections
 
@@ -65,13 +68,13 @@ def test_a_new_converter_converts_again(tmp_path, monkeypatch):
     first = wrapped(tmp_path)
     first(PAGE)
     first.save()
-    monkeypatch.setattr(kept, "installed_distributions", lambda: b"pygments-99.0.dist-info")
+    monkeypatch.setattr(kept, "renderer_distributions", lambda *_: b"pygments==99.0")
     upgraded = wrapped(tmp_path)
     upgraded(PAGE)
     assert upgraded.conversions == 1
 
 
-def test_the_converter_key_holds_the_modules_and_the_installed_distributions(tmp_path, monkeypatch):
+def test_the_converter_key_holds_the_modules_and_the_renderers_distributions(tmp_path, monkeypatch):
     module, other = tmp_path / "render.py", tmp_path / "sections.py"
     module.write_bytes(b"def render(text): ...\n")
     other.write_bytes(b"def wrap(text): ...\n")
@@ -79,8 +82,142 @@ def test_the_converter_key_holds_the_modules_and_the_installed_distributions(tmp
     other.write_bytes(b"def wrap(text): ...\n# edited\n")
     assert kept.converter_key(module, other) != key
     edited = kept.converter_key(module, other)
-    monkeypatch.setattr(kept, "installed_distributions", lambda: b"other")
+    monkeypatch.setattr(kept, "renderer_distributions", lambda *_: b"other")
     assert kept.converter_key(module, other) != edited
+
+
+def write_distribution(
+    place: Path, name: str, version: str, requires=(), entry_points: str = ""
+) -> None:
+    """A distribution's metadata folder, as an installer writes it."""
+    folder = place / f"{name.replace('-', '_')}-{version}.dist-info"
+    folder.mkdir(parents=True)
+    headers = [f"Name: {name}", f"Version: {version}", *(f"Requires-Dist: {r}" for r in requires)]
+    # a description line that looks like a header is no requirement
+    body = "\n\nRequires-Dist: shown-in-the-description\n"
+    (folder / "METADATA").write_text("\n".join(["Metadata-Version: 2.1", *headers]) + body)
+    if entry_points:
+        (folder / "entry_points.txt").write_text(entry_points)
+
+
+REQUIRES = {
+    "render-root": ["dep-a>=1", "old-only; python_version < '3'"],
+    "dep-a": ["Leaf_B[fancy]", "tests-only; extra == 'test'"],
+    "leaf-b": ["fancy-dep; extra == 'fancy'"],
+}
+
+
+@pytest.fixture
+def venv(tmp_path, monkeypatch):
+    """A venv of its own (sys.path is its site-packages), with a renderer whose requirements
+    reach a leaf through a requirement with an extra, one under a marker that does not hold
+    here, and one under an extra nobody asks for."""
+    place = tmp_path / "site-packages"
+    for name, version in [("render-root", "1.0"), ("dep-a", "2.0"), ("leaf-b", "3.0")]:
+        write_distribution(place, name, version, REQUIRES[name])
+    write_distribution(place, "fancy-dep", "1.0")
+    for name in ("old-only", "tests-only", "pytest"):
+        write_distribution(place, name, "1.0")
+    monkeypatch.setattr(sys, "path", [str(place)])
+    environment.renderer_distributions.cache_clear()
+    yield place
+    environment.renderer_distributions.cache_clear()
+
+
+def renderers_key() -> bytes:
+    environment.renderer_distributions.cache_clear()
+    return environment.renderer_distributions(("render-root",), ("pygments.",))
+
+
+def reinstall(place: Path, name: str, version: str, requires=()) -> None:
+    for folder in place.glob(f"{name.replace('-', '_')}-*.dist-info"):
+        shutil.rmtree(folder)
+    write_distribution(place, name, version, requires)
+
+
+def test_the_key_names_the_renderers_and_what_they_require_here(venv):
+    lines = renderers_key().decode().split("\n")
+    assert lines[0] == sys.version
+    assert lines[1:] == ["dep-a==2.0", "fancy-dep==1.0", "leaf-b==3.0", "render-root==1.0"]
+
+
+@pytest.mark.parametrize("name", ["render-root", "dep-a", "leaf-b", "fancy-dep"])
+def test_a_new_version_of_anything_the_renderers_require_changes_the_key(venv, name):
+    before = renderers_key()
+    reinstall(venv, name, "9.9", REQUIRES.get(name, []))
+    assert renderers_key() != before
+
+
+def test_what_the_renderers_do_not_require_here_leaves_the_key(venv):
+    """What the tests' venv has beside the docs' (pytest, an extra of the tests) is no part of
+    it: the two venvs share the kept renders (issue #63)."""
+    before = renderers_key()
+    for name in ("old-only", "tests-only", "pytest"):
+        reinstall(venv, name, "9.9")
+    write_distribution(venv, "playwright", "1.0")
+    assert renderers_key() == before
+
+
+def test_a_plugin_and_what_it_requires_are_in_the_key(venv):
+    before = renderers_key()
+    lexer = "[pygments.lexers]\nextra = extra_lexer:ExtraLexer\n"
+    write_distribution(venv, "extra-lexer", "1.0", ["lexer-dep"], entry_points=lexer)
+    write_distribution(venv, "lexer-dep", "1.0")
+    with_plugin = renderers_key()
+    assert (
+        with_plugin != before and b"[pygments.lexers] extra = extra_lexer:ExtraLexer" in with_plugin
+    )
+    reinstall(venv, "lexer-dep", "2.0")
+    assert renderers_key() != with_plugin
+
+
+def test_a_required_distribution_installed_later_changes_the_key(venv):
+    reinstall(venv, "leaf-b", "3.0", ["fancy-dep; extra == 'fancy'", "late"])
+    missing = renderers_key()
+    assert b"late missing" in missing
+    write_distribution(venv, "late", "1.0")
+    assert renderers_key() != missing
+
+
+def test_the_first_installed_on_the_path_is_the_one_in_the_key(venv, monkeypatch, tmp_path):
+    before = renderers_key()
+    write_distribution(tmp_path / "later", "leaf-b", "8.0")
+    monkeypatch.setattr(sys, "path", [str(venv), str(tmp_path / "later")])
+    assert renderers_key() == before
+    write_distribution(tmp_path / "first", "leaf-b", "8.0")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "first"), *sys.path])
+    assert b"leaf-b==8.0" in renderers_key()
+
+
+def test_this_venvs_renderers_are_in_the_key_and_the_tests_tools_are_not():
+    """The real key, in this venv (the tests', with pytest and Playwright beside the docs'):
+    the view's renderers, what they require, the plugins; nothing the tests alone install."""
+    lines = set(
+        kept.renderer_distributions(kept.RENDERERS, kept.PLUGIN_GROUPS).decode().split("\n")
+    )
+    names = {line.split("==")[0] for line in lines if "==" in line}
+    assert {"mkdocs-jupyter", "nbconvert", "pygments", "mistune", "jupytext", "jinja2"} <= names
+    assert {"pymdown-extensions", "mkdocs-material", "markdown"} <= names
+    assert not {"pytest", "playwright", "sybil", "zensical", "pytest-xdist"} & names
+    assert any(line.startswith("[pygments.lexers] ipython") for line in lines)
+
+
+def test_a_new_version_of_a_renderers_dependency_changes_the_real_key(tmp_path, monkeypatch):
+    """Pygments (which pymdown-extensions and nbconvert require) upgraded ahead of this venv's
+    on the path changes the key of every kept conversion; a distribution no renderer needs
+    does not."""
+    module = Path(sections.__file__)
+    environment.renderer_distributions.cache_clear()
+    key = kept.converter_key(module)
+    write_distribution(tmp_path / "later", "unneeded", "1.0")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path / "later")])
+    environment.renderer_distributions.cache_clear()
+    assert kept.converter_key(module) == key
+    write_distribution(tmp_path / "first", "pygments", "99.0")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "first"), *sys.path])
+    environment.renderer_distributions.cache_clear()
+    assert kept.converter_key(module) != key
+    environment.renderer_distributions.cache_clear()
 
 
 def test_without_a_store_every_build_converts():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from jinja2 import FileSystemBytecodeCache
 
-from engine.run.environment import installed_distributions
+from engine.run.environment import renderer_distributions
 from engine.run.files import discard, read_kept, write_if_changed
 
 PAGES = "rendered-pages.json"  # in the page cache's folder
@@ -23,11 +23,30 @@ SEARCH_PLUGIN = "material/search"
 TEMPLATES = "templates"  # the theme's templates, compiled by Jinja
 
 
+# The distributions whose code makes what is kept: MkDocs and Python-Markdown render the pages
+# with the extensions mkdocs.yml names (pymdown-extensions'), Material's search plugin makes the
+# search entries, mkdocs-jupyter and nbconvert the notebook views. With everything they require,
+# and the plugins their groups find (a Pygments lexer or style, a Markdown extension, an MkDocs
+# theme), installed by whatever distribution: nothing else installed changes their output, so the
+# docs venv and the tests venv (the same locked versions, with pytest and more beside) share it.
+# tests/test_kept_imports.py checks that the conversions import nothing outside the key.
+RENDERERS = (
+    "mkdocs",
+    "markdown",
+    "pymdown-extensions",
+    "mkdocs-material",
+    "mkdocs-jupyter",
+    "nbconvert",
+)
+PLUGIN_GROUPS = ("pygments.", "markdown.", "mkdocs.", "nbconvert.")  # entry point groups
+
+
 def converter_key(*modules: Path) -> str:
     """What a conversion depends on besides its input: its modules' code, Python's version and
-    the installed distributions."""
+    the renderers' distributions (``RENDERERS``, ``PLUGIN_GROUPS``)."""
     code = b"\0".join(module.read_bytes() for module in modules)
-    return hashlib.sha256(code + b"\0" + installed_distributions()).hexdigest()
+    installed = renderer_distributions(RENDERERS, PLUGIN_GROUPS)
+    return hashlib.sha256(code + b"\0" + installed).hexdigest()
 
 
 def _kept_conversions(stored: dict) -> bool:

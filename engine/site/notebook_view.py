@@ -138,8 +138,8 @@ INLINE_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*$", re.DOTALL)
 
 
 def render_key(source: bytes, theme: str) -> str:
-    """What a view's render depends on besides the code and the installed distributions (the key
-    of the pages' kept renders): the view notebook, the template, the options, the theme
+    """What a view's render depends on besides the code and the renderers' distributions (the
+    key of the pages' kept renders): the view notebook, the template, the options, the theme
     (mkdocs-jupyter adds a Mermaid loader to a theme other than Material), and Jupyter's path
     variables (where nbconvert finds templates)."""
     jupyter = sorted((k, v) for k, v in os.environ.items() if k.startswith("JUPYTER"))
