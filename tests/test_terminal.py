@@ -162,11 +162,11 @@ def test_a_daemon_that_forks_twice_and_leaves_the_session_is_stopped_too(tmp_pat
 @needs_proc
 def test_a_block_that_times_out_has_its_processes_stopped_and_reported(tmp_path):
     pid_file = tmp_path / "sleep.pid"
-    demo = page(fence(sleeper(pid_file) + "import time\ntime.sleep(60)", "timeout: 1"))
+    demo = page(fence(sleeper(pid_file) + "import time\ntime.sleep(60)", "timeout: 0.5"))
     with pytest.raises(PageFailure) as caught:
         run_page(demo)
     message = str(caught.value)
-    assert message.startswith("docs/demo/test-page.md:2: block did not finish within 1 s")
+    assert message.startswith("docs/demo/test-page.md:2: block did not finish within 0.5 s")
     assert "docs/demo/test-page.md:2 left 1 process running; it was stopped" in message
     assert gone(int(pid_file.read_text()))
 
@@ -189,15 +189,16 @@ def fails_and_stops(demo, failure: str, pid_file: Path, line: int, caplog) -> No
 def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monkeypatch, caplog):
     """A hang the block's own timer cannot stop: the build kills the page's process, then
     everything left in the page's session."""
-    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 0.3)  # short limits: the test waits them out
     pid_file = tmp_path / "sleep.pid"
-    code = sleeper(pid_file) + (
+    code = (  # deaf first: a slow start of `sleep` must not let the block's own timer stop it
         "import signal, time\n"
         "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
-        "time.sleep(60)"
+        + sleeper(pid_file)
+        + "time.sleep(60)"
     )
-    failure = r":2: block did not finish within 2 s and was stopped"
-    fails_and_stops(page(fence(code, "timeout: 1")), failure, pid_file, 2, caplog)
+    failure = r":2: block did not finish within 0.8 s and was stopped"
+    fails_and_stops(page(fence(code, "timeout: 0.5")), failure, pid_file, 2, caplog)
 
 
 @needs_proc
@@ -211,12 +212,12 @@ def test_processes_of_a_page_whose_process_dies_are_stopped_and_named(tmp_path, 
 @needs_proc
 def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
     """Where the build cannot list processes, it kills the page's process group instead."""
-    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 0.3)
     monkeypatch.setattr(pages.terminal, "PROC", tmp_path / "no-proc")  # in the build only
     pid_file = tmp_path / "sleep.pid"
     code = sleeper(pid_file) + "import os, time\nos.kill(os.getpid(), 19)"  # SIGSTOP: a hang
     with pytest.raises(PageFailure, match="did not finish"):
-        run_page(page(fence(code, "timeout: 1")))
+        run_page(page(fence(code, "timeout: 0.5")))
     assert gone(int(pid_file.read_text()))
 
 
