@@ -43,25 +43,35 @@ TEXT_OUTSIDE_CODE = """() => {
 }"""
 
 
-def test_the_index_fits_a_phone_412_px_wide(open_page):
-    visit = open_page()
-    visit.page.set_viewport_size(PHONE)
-    visit.goto(INDEX)
-    visit.scroll_through()  # sections below the first screen are laid out as they near it
-    found = visit.page.evaluate(OVERFLOW)
-    assert found["scroll"] <= found["width"], found
-    assert not found["wide"], found
-    assert not visit.problems(), visit.problems()
-
-
-@pytest.mark.parametrize("address", [INDEX, "course/control-flow/"])
-def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
-    """A drawn mark has no text, so no font can fail it: it is an element with a size, a coloured
-    disc and a stroke from CSS, and a name a screen reader says."""
-    visit = open_page()
+def at_phone_width(opener, address: str):
+    """``address`` at phone width, scrolled through: sections below the first screen are laid
+    out as they near it."""
+    visit = opener()
     visit.page.set_viewport_size(PHONE)
     visit.goto(address)
     visit.scroll_through()
+    return visit
+
+
+@pytest.fixture(scope="module")
+def phone_index(open_shared_page):
+    """The index at phone width, loaded once for the tests that only read it."""
+    return at_phone_width(open_shared_page, INDEX)
+
+
+def test_the_index_fits_a_phone_412_px_wide(phone_index):
+    found = phone_index.page.evaluate(OVERFLOW)
+    assert found["scroll"] <= found["width"], found
+    assert not found["wide"], found
+    assert not phone_index.problems(), phone_index.problems()
+
+
+@pytest.mark.parametrize("address", [INDEX, "course/control-flow/"])
+def test_wrong_and_right_marks_are_drawn_and_named(request, open_page, address):
+    """A drawn mark has no text, so no font can fail it: it is an element with a size, a coloured
+    disc and a stroke from CSS, and a name a screen reader says."""
+    shared = address == INDEX
+    visit = request.getfixturevalue("phone_index") if shared else at_phone_width(open_page, address)
     marks = visit.page.evaluate(SYMBOLS)
     assert {mark["name"] for mark in marks} == {"Wrong", "Right"}, marks[:3]
     for mark in marks:
@@ -73,13 +83,10 @@ def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
     assert "❌" not in text and "✅" not in text
 
 
-def test_an_entry_heading_is_short_and_holds_no_copy_of_its_message(open_page):
+def test_an_entry_heading_is_short_and_holds_no_copy_of_its_message(phone_index):
     """The reader sees the message once, under the heading; search reads its opening words there
     (docs/assets/javascripts/workers/jitdocs-search.js), so the heading repeats none of them."""
-    visit = open_page()
-    visit.page.set_viewport_size(PHONE)
-    visit.goto(INDEX)
-    headings = visit.page.locator("h3[id^='error-']")
+    headings = phone_index.page.locator("h3[id^='error-']")
     assert headings.count() >= 30
     heading = headings.first
     assert heading.evaluate("h => h.innerText.split('\\n')[0].length") <= 90
