@@ -96,7 +96,8 @@ def test_a_process_a_block_leaves_running_is_stopped_and_named_with_its_line(tmp
     assert any("test-page.md:7 left 1 process" in r.getMessage() for r in caplog.records)
 
 
-@needs_proc
+@needs_proc  # the warning and the stop are proven in-process above, in both tiers
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_terminal.py")
 def test_a_strict_build_of_a_page_that_leaves_sleep_600_fails_naming_it_and_stops_it(tmp_path):
     pid_file = tmp_path / "sleep.pid"  # outside the project: page code may not write in it
     project = tmp_path / "project"
