@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import subprocess
 import time
 from pathlib import Path
@@ -223,12 +224,19 @@ def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
 
 
 @needs_proc
-def test_what_a_process_started_before_the_block_starts_meanwhile_is_left_alone():
+def test_what_a_process_started_before_the_block_starts_meanwhile_is_left_alone(tmp_path):
     """The test suite runs blocks in its own process, beside a browser the browser tests keep
     open: a process that existed before the block, and what it starts, is not the block's."""
-    helper = subprocess.Popen(["sh", "-c", "sleep 0.2; sleep 30"])
+    go, started = (shlex.quote(str(tmp_path / name)) for name in ("go", "started"))
+    # It starts its `sleep 30` once the block has begun, and the block ends once it has: in step,
+    # with no fixed wait.
+    waits = f"until [ -e {go} ]; do sleep 0.01; done; sleep 30 & touch {started}; wait"
+    helper = subprocess.Popen(["sh", "-c", waits])
     try:
-        code = "import time\ntime.sleep(1)"
+        code = (
+            f"import os, pathlib, time\npathlib.Path({str(tmp_path / 'go')!r}).touch()\n"
+            f"while not os.path.exists({str(tmp_path / 'started')!r}):\n    time.sleep(0.01)"
+        )
         outcome = execute_block(page(fence(code)).blocks[0], new_namespace())
         assert outcome.stopped == []
         assert helper.poll() is None  # its second sleep started during the block, and runs
