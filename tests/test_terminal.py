@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import subprocess
 import time
 from pathlib import Path
@@ -96,7 +97,8 @@ def test_a_process_a_block_leaves_running_is_stopped_and_named_with_its_line(tmp
     assert any("test-page.md:7 left 1 process" in r.getMessage() for r in caplog.records)
 
 
-@needs_proc
+@needs_proc  # the warning and the stop are proven in-process above, in both tiers
+@tiers.only_when_changed("engine/", "tests/helpers.py", "tests/test_terminal.py")
 def test_a_strict_build_of_a_page_that_leaves_sleep_600_fails_naming_it_and_stops_it(tmp_path):
     pid_file = tmp_path / "sleep.pid"  # outside the project: page code may not write in it
     project = tmp_path / "project"
@@ -162,11 +164,11 @@ def test_a_daemon_that_forks_twice_and_leaves_the_session_is_stopped_too(tmp_pat
 @needs_proc
 def test_a_block_that_times_out_has_its_processes_stopped_and_reported(tmp_path):
     pid_file = tmp_path / "sleep.pid"
-    demo = page(fence(sleeper(pid_file) + "import time\ntime.sleep(60)", "timeout: 1"))
+    demo = page(fence(sleeper(pid_file) + "import time\ntime.sleep(60)", "timeout: 0.5"))
     with pytest.raises(PageFailure) as caught:
         run_page(demo)
     message = str(caught.value)
-    assert message.startswith("docs/demo/test-page.md:2: block did not finish within 1 s")
+    assert message.startswith("docs/demo/test-page.md:2: block did not finish within 0.5 s")
     assert "docs/demo/test-page.md:2 left 1 process running; it was stopped" in message
     assert gone(int(pid_file.read_text()))
 
@@ -189,15 +191,16 @@ def fails_and_stops(demo, failure: str, pid_file: Path, line: int, caplog) -> No
 def test_processes_of_a_page_killed_by_the_parent_are_stopped_too(tmp_path, monkeypatch, caplog):
     """A hang the block's own timer cannot stop: the build kills the page's process, then
     everything left in the page's session."""
-    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 0.3)  # short limits: the test waits them out
     pid_file = tmp_path / "sleep.pid"
-    code = sleeper(pid_file) + (
+    code = (  # deaf first: a slow start of `sleep` must not let the block's own timer stop it
         "import signal, time\n"
         "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
-        "time.sleep(60)"
+        + sleeper(pid_file)
+        + "time.sleep(60)"
     )
-    failure = r":2: block did not finish within 2 s and was stopped"
-    fails_and_stops(page(fence(code, "timeout: 1")), failure, pid_file, 2, caplog)
+    failure = r":2: block did not finish within 0.8 s and was stopped"
+    fails_and_stops(page(fence(code, "timeout: 0.5")), failure, pid_file, 2, caplog)
 
 
 @needs_proc
@@ -211,22 +214,29 @@ def test_processes_of_a_page_whose_process_dies_are_stopped_and_named(tmp_path, 
 @needs_proc
 def test_without_proc_the_page_process_group_is_killed(tmp_path, monkeypatch):
     """Where the build cannot list processes, it kills the page's process group instead."""
-    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(pages, "KILL_GRACE_SECONDS", 0.3)
     monkeypatch.setattr(pages.terminal, "PROC", tmp_path / "no-proc")  # in the build only
     pid_file = tmp_path / "sleep.pid"
     code = sleeper(pid_file) + "import os, time\nos.kill(os.getpid(), 19)"  # SIGSTOP: a hang
     with pytest.raises(PageFailure, match="did not finish"):
-        run_page(page(fence(code, "timeout: 1")))
+        run_page(page(fence(code, "timeout: 0.5")))
     assert gone(int(pid_file.read_text()))
 
 
 @needs_proc
-def test_what_a_process_started_before_the_block_starts_meanwhile_is_left_alone():
+def test_what_a_process_started_before_the_block_starts_meanwhile_is_left_alone(tmp_path):
     """The test suite runs blocks in its own process, beside a browser the browser tests keep
     open: a process that existed before the block, and what it starts, is not the block's."""
-    helper = subprocess.Popen(["sh", "-c", "sleep 0.2; sleep 30"])
+    go, started = (shlex.quote(str(tmp_path / name)) for name in ("go", "started"))
+    # It starts its `sleep 30` once the block has begun, and the block ends once it has: in step,
+    # with no fixed wait.
+    waits = f"until [ -e {go} ]; do sleep 0.01; done; sleep 30 & touch {started}; wait"
+    helper = subprocess.Popen(["sh", "-c", waits])
     try:
-        code = "import time\ntime.sleep(1)"
+        code = (
+            f"import os, pathlib, time\npathlib.Path({str(tmp_path / 'go')!r}).touch()\n"
+            f"while not os.path.exists({str(tmp_path / 'started')!r}):\n    time.sleep(0.01)"
+        )
         outcome = execute_block(page(fence(code)).blocks[0], new_namespace())
         assert outcome.stopped == []
         assert helper.poll() is None  # its second sleep started during the block, and runs

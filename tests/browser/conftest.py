@@ -296,6 +296,23 @@ def open_page(browser, base_url):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def open_shared_page(browser, base_url):
+    """open_page for the tests of one module that only read a loaded page: a page opened once
+    serves them all (a load, and the scrolling that lays out a long page, cost seconds); its
+    context closes after the module."""
+    contexts = []
+
+    def opener(scheme="light", **options) -> Visit:
+        visit = start_visit(browser, base_url, scheme, **options)
+        contexts.append(visit.page.context)
+        return visit
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
 @pytest.fixture
 def visit_each(browser, base_url):
     """visit_each(urls) -> (url, Visit) for each URL once it has loaded, all in one tab: a new

@@ -43,11 +43,28 @@ TEXT_OUTSIDE_CODE = """() => {
 }"""
 
 
-def test_the_index_fits_a_phone_412_px_wide(open_page):
-    visit = open_page()
-    visit.page.set_viewport_size(PHONE)
-    visit.goto(INDEX)
-    visit.scroll_through()  # sections below the first screen are laid out as they near it
+@pytest.fixture(scope="module")
+def at_phone_width(open_shared_page):
+    """at_phone_width(address) -> the page at phone width, scrolled through (sections below the
+    first screen are laid out as they near it): loaded once per worker for the tests that only
+    read it. A test parametrized by its page shares that page's worker (conftest.py's group_of)."""
+    loaded = {}
+
+    def load(address: str):
+        if address not in loaded:
+            visit = open_shared_page()
+            visit.page.set_viewport_size(PHONE)
+            visit.goto(address)
+            visit.scroll_through()
+            loaded[address] = visit
+        return loaded[address]
+
+    return load
+
+
+@pytest.mark.parametrize("address", [INDEX])
+def test_the_index_fits_a_phone_412_px_wide(at_phone_width, address):
+    visit = at_phone_width(address)
     found = visit.page.evaluate(OVERFLOW)
     assert found["scroll"] <= found["width"], found
     assert not found["wide"], found
@@ -55,13 +72,10 @@ def test_the_index_fits_a_phone_412_px_wide(open_page):
 
 
 @pytest.mark.parametrize("address", [INDEX, "course/control-flow/"])
-def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
+def test_wrong_and_right_marks_are_drawn_and_named(at_phone_width, address):
     """A drawn mark has no text, so no font can fail it: it is an element with a size, a coloured
     disc and a stroke from CSS, and a name a screen reader says."""
-    visit = open_page()
-    visit.page.set_viewport_size(PHONE)
-    visit.goto(address)
-    visit.scroll_through()
+    visit = at_phone_width(address)
     marks = visit.page.evaluate(SYMBOLS)
     assert {mark["name"] for mark in marks} == {"Wrong", "Right"}, marks[:3]
     for mark in marks:
@@ -73,13 +87,11 @@ def test_wrong_and_right_marks_are_drawn_and_named(open_page, address):
     assert "❌" not in text and "✅" not in text
 
 
-def test_an_entry_heading_is_short_and_holds_no_copy_of_its_message(open_page):
+@pytest.mark.parametrize("address", [INDEX])
+def test_an_entry_heading_is_short_and_holds_no_copy_of_its_message(at_phone_width, address):
     """The reader sees the message once, under the heading; search reads its opening words there
     (docs/assets/javascripts/workers/jitdocs-search.js), so the heading repeats none of them."""
-    visit = open_page()
-    visit.page.set_viewport_size(PHONE)
-    visit.goto(INDEX)
-    headings = visit.page.locator("h3[id^='error-']")
+    headings = at_phone_width(address).page.locator("h3[id^='error-']")
     assert headings.count() >= 30
     heading = headings.first
     assert heading.evaluate("h => h.innerText.split('\\n')[0].length") <= 90
