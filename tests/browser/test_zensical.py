@@ -101,10 +101,18 @@ def test_the_comparison_sees_each_part_rendered_differently(site_dir, tmp_path):
 ZENSICAL_FIRST = 0.60
 
 
-def test_the_zensical_search_lists_sections_for_every_question(zensical_site):
+@pytest.fixture(scope="session")
+def zensical_answers(zensical_site) -> dict[str, list]:
+    """Each query's result groups from one run of the Zensical build's worker under Node: the
+    suite's questions and word forms, and the searches typed in a browser below."""
     if shutil.which("node") is None:
         pytest.fail("the search-quality suite runs the site's search worker under Node.js")
-    questions, forms = quality.run_suite(zensical_site, quality.load_suite())
+    queries = quality.suite_queries(quality.load_suite()) + list(SEARCHES)
+    return dict(zip(queries, quality.search(zensical_site, queries), strict=True))
+
+
+def test_the_zensical_search_lists_sections_for_every_question(zensical_answers):
+    questions, forms = quality.judge_suite(quality.load_suite(), zensical_answers)
     assert [o.query for o in questions + forms if not o.first] == []
     first = sum(1 for o in questions if o.first_answers) / len(questions)
     assert first >= ZENSICAL_FIRST, f"first result answers {first:.0%}"
@@ -166,19 +174,42 @@ RESULT = "dialog ol[role=listbox] a[role=option]"
 SEARCH_INPUTS = ["mkdocs.yml", "engine/site/", "pyproject.toml", "uv.lock", "docs/assets/"]
 
 
+def test_the_zensical_search_lists_first_the_page_each_search_opens(
+    zensical_site, zensical_answers
+):
+    """What the box lists first for each search below, from its worker under Node: the page that
+    teaches it (the section, for a question), whose title is the title typed, or whose article
+    shows the API name typed."""
+    for query, expected in SEARCHES.items():
+        groups = zensical_answers[query]
+        first = groups[0][0]["location"] if groups else ""
+        path, _, anchor = expected.partition("#")
+        assert (first if anchor else first.partition("#")[0]) == expected, (query, first)
+        html = (zensical_site / path / "index.html").read_text(encoding="utf-8")
+        article = BeautifulSoup(html, "html.parser").select_one(ARTICLE)
+        if query in TITLES:  # the page's own title (after its permalink's ¶)
+            assert article.select_one("h1").get_text().removesuffix("¶") == query
+        elif query in API_NAMES:
+            assert query in article.get_text(), query
+
+
 def search_params() -> list:
-    """Every search; the default tier types one of each kind (a title, an API name, a question)
-    and those whose page or inputs changed, `--full` all (a browser session each, ~7 s)."""
-    kind = {**dict.fromkeys(TITLES, "title"), **dict.fromkeys(API_NAMES, "name")}
-    return tiers.one_per(
-        list(SEARCHES),
-        lambda query: kind.get(query, "question"),
-        lambda query: [
-            tiers.source_of(SEARCHES[query].partition("#")[0]),
-            *SEARCH_INPUTS,
-            "tests/browser/test_zensical.py",
-        ],
-    )
+    """Every search; the default tier types the question (its words go through the site's search
+    front, which asks again with fewer) and those whose page or inputs changed, `--full` all (a
+    browser session each, ~3 s alone, ~6 s beside another worker). What the box lists first for
+    each, and that page's title or text, the test above checks in both tiers."""
+    return [
+        tiers.sampled_param(
+            query,
+            [
+                tiers.source_of(SEARCHES[query].partition("#")[0]),
+                *SEARCH_INPUTS,
+                "tests/browser/test_zensical.py",
+            ],
+            keep=query in QUESTIONS,
+        )
+        for query in SEARCHES
+    ]
 
 
 @pytest.mark.parametrize("query", search_params())
