@@ -312,6 +312,9 @@ def test_no_link_of_the_zensical_build_leads_nowhere(browser, zensical_url, zens
     assert dead_links(browser, zensical_url, page_urls(zensical_site)) == []
 
 
+# The link walk's own check: its verdict is this file's code, the server's and the browser's; the
+# default tier runs it when this file or the server changed, the full tier always.
+@tiers.only_when_changed("tests/browser/test_zensical.py", "tests/browser/served_site.py")
 def test_the_link_check_finds_a_missing_page_file_and_anchor(browser, tmp_path):
     """The check above can fail: each kind of dead link is reported, and live ones are not."""
     (tmp_path / "page").mkdir()
