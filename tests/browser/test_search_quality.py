@@ -5,7 +5,9 @@ the built site's own search worker, and the search box used with a keyboard only
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 
 import pytest
@@ -22,17 +24,38 @@ HIGHLIGHTED = ["recompil", "compil"]
 PHONE = {"width": 412, "height": 915}
 
 
-@pytest.fixture(scope="module")
-def outcomes(site_dir):
+@pytest.fixture(scope="session")
+def results(site_dir, tmp_path_factory) -> dict[str, list]:
+    """Each query this file asks, its result groups from one run of the site's search worker
+    under Node: the worker's start (indexing the whole site, ~1 s) is most of a run's time.
+    xdist hands this file's tests to workers one by one (conftest.py): the first worker to ask
+    runs it and leaves the answers in the run's shared temporary folder (pytest-xdist's recipe),
+    the others read them."""
     if shutil.which("node") is None:
         pytest.fail("the search-quality suite runs the site's search worker under Node.js")
-    return quality.run_suite(site_dir, quality.load_suite())
+    queries = quality.suite_queries(quality.load_suite())
+    queries += [TYPED, *(query for query, _, _ in SYNONYM_FOUND)]
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nothing to share
+        return dict(zip(queries, quality.search(site_dir, queries), strict=True))
+    shared = tmp_path_factory.getbasetemp().parent / "search-worker-results.json"
+    with shared.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not shared.is_file():
+            answers = quality.search(site_dir, queries)
+            shared.write_text(json.dumps({"site": str(site_dir), "answers": answers}), "utf-8")
+        stored = json.loads(shared.read_text("utf-8"))
+    assert stored["site"] == str(site_dir), stored["site"]
+    return dict(zip(queries, stored["answers"], strict=True))
 
 
-@pytest.fixture(scope="module")
-def first_for_typed(site_dir) -> str:
-    [groups] = quality.search(site_dir, [TYPED])
-    return groups[0][0]["location"]
+@pytest.fixture(scope="session")
+def outcomes(results):
+    return quality.judge_suite(quality.load_suite(), results)
+
+
+@pytest.fixture(scope="session")
+def first_for_typed(results) -> str:
+    return results[TYPED][0][0]["location"]
 
 
 SETS = [quality.SUITE, quality.HELD_OUT, quality.HELD_OUT_2, *quality.OUTSIDE]
@@ -72,12 +95,13 @@ SYNONYM_FOUND = [
 
 
 @pytest.mark.parametrize(("query", "word", "answer"), SYNONYM_FOUND)
-def test_a_learners_word_finds_the_section_in_the_sites_words(site_dir, query, word, answer):
+def test_a_learners_word_finds_the_section_in_the_sites_words(
+    site_dir, results, query, word, answer
+):
     index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
     [doc] = [doc for doc in index["docs"] if doc["location"] == answer]
     assert word not in (doc["title"] + doc["text"]).lower()  # only a synonym can find it
-    [groups] = quality.search(site_dir, [query])
-    assert groups[0][0]["location"] == answer
+    assert results[query][0][0]["location"] == answer
 
 
 def type_query(page) -> None:

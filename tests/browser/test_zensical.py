@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from html import unescape
 from pathlib import Path
 from urllib.parse import quote_plus, urlsplit
 
@@ -101,10 +102,18 @@ def test_the_comparison_sees_each_part_rendered_differently(site_dir, tmp_path):
 ZENSICAL_FIRST = 0.60
 
 
-def test_the_zensical_search_lists_sections_for_every_question(zensical_site):
+@pytest.fixture(scope="session")
+def zensical_answers(zensical_site) -> dict[str, list]:
+    """Each query's result groups from one run of the Zensical build's worker under Node: the
+    suite's questions and word forms, and the searches typed in a browser below."""
     if shutil.which("node") is None:
         pytest.fail("the search-quality suite runs the site's search worker under Node.js")
-    questions, forms = quality.run_suite(zensical_site, quality.load_suite())
+    queries = quality.suite_queries(quality.load_suite()) + list(SEARCHES)
+    return dict(zip(queries, quality.search(zensical_site, queries), strict=True))
+
+
+def test_the_zensical_search_lists_sections_for_every_question(zensical_answers):
+    questions, forms = quality.judge_suite(quality.load_suite(), zensical_answers)
     assert [o.query for o in questions + forms if not o.first] == []
     first = sum(1 for o in questions if o.first_answers) / len(questions)
     assert first >= ZENSICAL_FIRST, f"first result answers {first:.0%}"
@@ -117,6 +126,16 @@ SEARCH_INDEXES = re.compile(r"/(search/search_index|search)\.json$")  # MkDocs',
 HEADER_HEIGHT = "() => document.querySelector('header.md-header').getBoundingClientRect().height"
 
 
+# A header's height is the theme's templates (engine/site/overrides), the site's CSS and the
+# header's words on the page measured, under the pinned Material and Zensical: the default tier
+# measures it when one of them changed; the full tier always.
+@tiers.only_when_changed(
+    "mkdocs.yml",
+    "engine/site/",
+    "docs/assets/",
+    tiers.source_of("course/loops/"),
+    "tests/browser/test_zensical.py",
+)
 def test_the_zensical_header_is_as_tall_as_the_mkdocs_one(browser, base_url, zensical_url):
     """Zensical draws its own header; a template of Material's inside it (the search dialog
     once) stretched it to ~108 px with an unstyled form. At a desktop's and a phone's width, each
@@ -166,19 +185,52 @@ RESULT = "dialog ol[role=listbox] a[role=option]"
 SEARCH_INPUTS = ["mkdocs.yml", "engine/site/", "pyproject.toml", "uv.lock", "docs/assets/"]
 
 
+def test_the_zensical_search_lists_first_the_page_each_search_opens(
+    zensical_site, zensical_answers
+):
+    """What the box lists first for each search below, from its worker under Node: the page that
+    teaches it (the section, for a question), whose title is the title typed, or whose article
+    shows the API name typed."""
+    for query, expected in SEARCHES.items():
+        groups = zensical_answers[query]
+        first = groups[0][0]["location"] if groups else ""
+        path, _, anchor = expected.partition("#")
+        assert (first if anchor else first.partition("#")[0]) == expected, (query, first)
+        if anchor:  # a question: its section is the answer
+            continue
+        # The article's text, read with patterns: parsing six long pages took ~0.8 s.
+        html = (zensical_site / path / "index.html").read_text(encoding="utf-8")
+        [article] = re.findall(
+            r'<article class="md-content__inner[^"]*">(.*?)</article>', html, re.S
+        )
+        if query in TITLES:  # the page's own title (after its permalink's ¶)
+            [title] = re.findall(r"<h1\b[^>]*>(.*?)</h1>", article, re.S)
+            assert tagless_text(title).removesuffix("¶") == query
+        else:  # an API name: the page shows it
+            assert query in tagless_text(article), query
+
+
+def tagless_text(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
 def search_params() -> list:
-    """Every search; the default tier types one of each kind (a title, an API name, a question)
-    and those whose page or inputs changed, `--full` all (a browser session each, ~7 s)."""
-    kind = {**dict.fromkeys(TITLES, "title"), **dict.fromkeys(API_NAMES, "name")}
-    return tiers.one_per(
-        list(SEARCHES),
-        lambda query: kind.get(query, "question"),
-        lambda query: [
-            tiers.source_of(SEARCHES[query].partition("#")[0]),
-            *SEARCH_INPUTS,
-            "tests/browser/test_zensical.py",
-        ],
-    )
+    """Every search; the default tier types the question (its words go through the site's search
+    front, which asks again with fewer) and those whose page or inputs changed, `--full` all (a
+    browser session each, ~3 s alone, ~6 s beside another worker). What the box lists first for
+    each, and that page's title or text, the test above checks in both tiers."""
+    return [
+        tiers.sampled_param(
+            query,
+            [
+                tiers.source_of(SEARCHES[query].partition("#")[0]),
+                *SEARCH_INPUTS,
+                "tests/browser/test_zensical.py",
+            ],
+            keep=query in QUESTIONS,
+        )
+        for query in SEARCHES
+    ]
 
 
 @pytest.mark.parametrize("query", search_params())
@@ -260,6 +312,9 @@ def test_no_link_of_the_zensical_build_leads_nowhere(browser, zensical_url, zens
     assert dead_links(browser, zensical_url, page_urls(zensical_site)) == []
 
 
+# The link walk's own check: its verdict is this file's code, the server's and the browser's; the
+# default tier runs it when this file or the server changed, the full tier always.
+@tiers.only_when_changed("tests/browser/test_zensical.py", "tests/browser/served_site.py")
 def test_the_link_check_finds_a_missing_page_file_and_anchor(browser, tmp_path):
     """The check above can fail: each kind of dead link is reported, and live ones are not."""
     (tmp_path / "page").mkdir()
@@ -297,6 +352,9 @@ def makeExtension(**kwargs):
 """
 
 
+# The installed Zensical's behaviour, which changes only with the lock file: the default tier
+# checks it when that or this file changed; the full tier always.
+@tiers.only_when_changed("tests/browser/test_zensical.py")
 def test_the_installed_zensical_renders_a_page_again_when_an_extension_option_changes(tmp_path):
     """What a warm Zensical build relies on (engine/site/run_step.py): a page is rendered again
     when the extension's `outputs` option changes, and kept while it does not. Checked on the

@@ -106,14 +106,24 @@ def judge(query: str, question: Question, groups: list[list[dict]]) -> Outcome:
     return Outcome(query, question, listed[0] if listed else "", section_rank, page_rank)
 
 
+def suite_queries(suite: list[Question]) -> list[str]:
+    """What the suite asks: each question, then each word form."""
+    return [q.ask for q in suite] + [form for q in suite for form in q.forms]
+
+
+def judge_suite(
+    suite: list[Question], results: dict[str, list[list[dict]]]
+) -> tuple[list[Outcome], list[Outcome]]:
+    """The questions' outcomes, and their word forms' outcomes, from each query's result groups."""
+    asks = [judge(q.ask, q, results[q.ask]) for q in suite]
+    forms = [judge(form, q, results[form]) for q in suite for form in q.forms]
+    return asks, forms
+
+
 def run_suite(site: Path, suite: list[Question]) -> tuple[list[Outcome], list[Outcome]]:
     """The questions' outcomes, and their word forms' outcomes."""
-    asks = [(q.ask, q) for q in suite]
-    forms = [(form, q) for q in suite for form in q.forms]
-    results = search(site, [query for query, _ in asks + forms])
-    pairs = zip(asks + forms, results, strict=True)
-    outcomes = [judge(query, q, groups) for (query, q), groups in pairs]
-    return outcomes[: len(asks)], outcomes[len(asks) :]
+    queries = suite_queries(suite)
+    return judge_suite(suite, dict(zip(queries, search(site, queries), strict=True)))
 
 
 def unknown_answers(site: Path, suite: list[Question]) -> list[str]:
