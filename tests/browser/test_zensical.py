@@ -21,7 +21,7 @@ from urllib.parse import quote_plus, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from page_survey import NEXT_FRAME
-from served_site import FOREIGN, ROOT, page_urls, serve
+from served_site import FOREIGN, ROOT, page_urls, search_results, serve
 from zensical_compare import ARTICLE, compare_sites, site_uris
 
 from engine.page.parser import read_pages
@@ -246,6 +246,7 @@ def test_the_zensical_search_opens_the_page_a_reader_looks_for(open_page, zensic
     # Each key's results replace the last ones: a result's link carries the words it answers.
     first = page.locator(f'{RESULT}[href*="?h={quote_plus(query)}"]').first
     first.wait_for(timeout=15_000)
+    search_results(page, RESULT)  # a click while the list is replaced can land on another result
     first.click()
     path, _, anchor = SEARCHES[query].partition("#")
     page.wait_for_url(f"{zensical_url}{path}**")
