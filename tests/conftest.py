@@ -10,7 +10,6 @@ and the guard is on from before the first import: a marked test that breaks the 
 from __future__ import annotations
 
 import ast
-import fcntl
 import hashlib
 import json
 import os
@@ -19,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ import pytest
 from engine.page.model import ROOT
 from engine.run.timing import SHARED_CPU_VARIABLE
 from tests import unit_guard
+from tests.helpers import exclusive
 
 # A throwaway site's mkdocs.yml names the engine's Markdown extension (engine.site.extension), which
 # MkDocs imports before any hook runs: builds started from another folder find it here.
@@ -36,14 +35,6 @@ os.environ.setdefault("PYTHONPATH", str(ROOT))
 # venv is then made once per run, and only the first kernel in it compiles jax's bytecode.
 SHARED_VENVS_VARIABLE = "JITDOCS_FRESH_VENVS"
 READY = "jitdocs-ready"  # written last: a venv without it was cut short, and is made again
-
-
-@contextmanager
-def exclusive(lock_file: Path) -> Iterator[None]:
-    """Hold a lock on ``lock_file`` against every other process that asks for it."""
-    with lock_file.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
 
 
 class FreshVenvs:

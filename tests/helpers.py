@@ -16,6 +16,7 @@ too, and must not start JAX.
 from __future__ import annotations
 
 import ast
+import fcntl
 import functools
 import importlib.util
 import os
@@ -23,12 +24,24 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
 from check_solution import run_checks
 from engine.page.model import ROOT
 from engine.page.parser import page_paths, parse_page, read_page
+
+
+@contextmanager
+def exclusive(lock_file: Path) -> Iterator[None]:
+    """Hold a lock on ``lock_file`` against every other process that asks for it (xdist's
+    workers, sharing what one of them makes)."""
+    with lock_file.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
 
 # ---------------------------------------------------------------- the site's pages
 

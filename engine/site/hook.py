@@ -88,8 +88,7 @@ def say_ran(site: Site) -> None:
     """Make the file ``RAN_VARIABLE`` names once every page's run is in the run cache: `nox -s
     tests` then starts the Zensical build beside the render, and its run step runs nothing. Not
     after a failed page (only a preview or `nox -s tests` goes on after one): that page is not
-    cached, so the Zensical build would run it again beside the render, where a page that
-    measures time must not run."""
+    cached, so the Zensical build would run it again, beside the render."""
     named = os.environ.get(RAN_VARIABLE)
     if named and not site.failures:
         Path(named).write_text("ran\n", encoding="utf-8")

@@ -5,7 +5,6 @@ the built site's own search worker, and the search box used with a keyboard only
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
@@ -13,6 +12,7 @@ import shutil
 import pytest
 from served_site import search_results
 
+from tests.helpers import exclusive
 from tests.search import quality
 
 # A word form none of the site's headings uses ("recompile", "recompiles" and "recompilation" are
@@ -38,8 +38,7 @@ def results(site_dir, tmp_path_factory) -> dict[str, list]:
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nothing to share
         return dict(zip(queries, quality.search(site_dir, queries), strict=True))
     shared = tmp_path_factory.getbasetemp().parent / "search-worker-results.json"
-    with shared.with_suffix(".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with exclusive(shared.with_suffix(".lock")):
         if not shared.is_file():
             answers = quality.search(site_dir, queries)
             shared.write_text(json.dumps({"site": str(site_dir), "answers": answers}), "utf-8")
