@@ -33,6 +33,7 @@ KINDS = [
     ("preview server (mkdocs serve)", ("mkdocs", "serve")),
     ("site build (Zensical)", ("engine.site.run_step",)),
     ("page run (engine.run.child)", ("engine.run.child",)),
+    ("warm process that forks page runs (engine.run.zygote)", ("engine.run.zygote",)),
     ("notebook kernel", ("ipykernel_launcher",)),
     ("check.py in a fresh venv", ("check.py",)),
     ("pytest in a copy of the project", ("pytest",)),

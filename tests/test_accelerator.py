@@ -11,6 +11,7 @@ import pytest
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
 from engine.run import accelerator
+from engine.run.child import ONE_PROCESS_VARIABLE
 from engine.run.results import Failure, Kind, Outcome, PageResult
 from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
@@ -18,6 +19,13 @@ from tests.helpers import fence
 
 DATA = accelerator.load(ROOT / accelerator.DATA)
 PAGE = "docs/course/demo.md"
+
+
+@pytest.fixture(autouse=True)
+def one_process_for_this_test_only(monkeypatch):
+    """The recorder tells the pages after it that the device admits one process (os.environ):
+    the tests after these must start their pages as the build does."""
+    monkeypatch.setenv(ONE_PROCESS_VARIABLE, "")  # (delenv of an unset one would not undo a set)
 
 
 def recorded_pages():

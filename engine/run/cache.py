@@ -40,10 +40,14 @@ def engine_files() -> list[str]:
     return list(project_files([ENGINE], run_time_reads=False))
 
 
+def engine_text() -> dict[str, str]:
+    return {name: (ROOT / name).read_text(encoding="utf-8") for name in engine_files()}
+
+
 def code_key(page: Page) -> str:
     """Everything the outputs depend on except the environment: the code and the engine."""
     material = {
-        "engine": {name: (ROOT / name).read_text(encoding="utf-8") for name in engine_files()},
+        "engine": engine_text(),
         "blocks": [block.key_material() for block in page.blocks],
         "modules": project_files([block.source for block in page.blocks]),
     }

@@ -1,7 +1,8 @@
-"""The build's child process: one page's blocks in order, in a fresh interpreter (so a page that
-turns on ``jax_enable_x64`` cannot change the next), leading its own session (so what its code
-starts can be found and stopped). The blocks arrive pickled on stdin; progress and results
-leave as JSON lines on the original stdout, which user code cannot reach.
+"""The build's child process: one page's blocks in order, in a process of its own (so a page
+that turns on ``jax_enable_x64`` cannot change the next), leading its own session (so what its
+code starts can be found and stopped), forked by ``engine.run.zygote`` where it can be. The
+blocks arrive pickled on stdin; progress and results leave as JSON lines on the original stdout,
+which user code cannot reach.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ def environment() -> dict:
     }
 
 
+# Set by engine.tools.accelerator where the device admits one process: this page's.
+ONE_PROCESS_VARIABLE = "JITDOCS_CHILDREN_ON_CPU"
+
+
 def main() -> int:
     request = pickle.load(sys.stdin.buffer)  # from our own parent: run_page
-    if os.environ.pop("JITDOCS_CHILDREN_ON_CPU", ""):  # engine.tools.accelerator: one process
+    if os.environ.pop(ONE_PROCESS_VARIABLE, ""):
         import jax  # noqa: F401  (reads JAX_PLATFORMS now: this page gets the chip)
 
         os.environ["JAX_PLATFORMS"] = "cpu"  # what the page starts reads this one

@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 from engine.page.model import ROOT, SNIPPETS, Page
-from engine.run import record, terminal
+from engine.run import record, terminal, zygote
 from engine.run.cache import (
     CACHE_DIR,
     cache_key,
     code_key,
+    engine_text,
     last_entry,
     load_cached,
     store,
@@ -39,6 +40,9 @@ from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
 STDERR_LINES = 20  # the last lines of the page's stderr, kept for a crash report
+# What differs from one page run to the next (its scratch folder, whether it has company, the test
+# that runs it): set in the forked page, so that one warm process serves them all.
+PER_RUN = ("TMPDIR", SHARED_CPU_VARIABLE, "PYTEST_CURRENT_TEST")
 
 
 class ProjectChanged(PageFailure):
@@ -58,7 +62,7 @@ def child_variables() -> dict:
 def run_page(
     page: Page, shared_cpu: str = "", watch=None, project: Path = ROOT, failures: list | None = None
 ) -> PageResult:
-    """Execute the page's blocks in a fresh interpreter; raise PageFailure on any broken block.
+    """Execute the page's blocks in a process of its own; raise PageFailure on any broken block.
 
     ``shared_cpu`` (set as SHARED_CPU_VARIABLE) says what runs beside the page: a timing claim
     then fails. ``watch(child)``, a context manager, is told the child process while it runs.
@@ -69,17 +73,7 @@ def run_page(
     started = time.perf_counter()
     beside = {SHARED_CPU_VARIABLE: shared_cpu} if shared_cpu else {}
     scratch = tempfile.mkdtemp(prefix="jitdocs-page-")  # the page's tempfile.gettempdir()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "engine.run.child"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=project,  # page code runs in the project it is built for
-        env={**child_variables(), "TMPDIR": scratch, **beside},
-        encoding="utf-8",
-        errors="backslashreplace",
-        start_new_session=True,  # the page's processes: its own session and process group
-    )
+    child = start_child(project, {**child_variables(), "TMPDIR": scratch, **beside})
     lines: queue.Queue = queue.Queue()
     stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
     threading.Thread(target=_pump, args=(child.stdout, lines), daemon=True).start()
@@ -103,6 +97,26 @@ def run_page(
         if stopped:
             log.warning("jitdocs: %s", leftover_message(where, stopped))
     return PageResult(outcomes, env, cached=False, seconds=time.perf_counter() - started)
+
+
+def start_child(project: Path, env: dict):
+    """The page's process (``engine.run.child``), in ``project`` (page code runs in the project
+    it is built for), leading its own session and process group: forked from a warm process
+    where one can be (``engine.run.zygote``), else started afresh."""
+    forked = zygote.start(project, env, per_run=PER_RUN)
+    if forked:
+        return forked
+    return subprocess.Popen(
+        [sys.executable, "-m", "engine.run.child"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=project,
+        env=env,
+        encoding="utf-8",
+        errors="backslashreplace",
+        start_new_session=True,
+    )
 
 
 def stop_session(session: int) -> list[str]:
@@ -207,6 +221,7 @@ def execute_pages(
     width = max((len(p.path) for p in pages), default=0)
     build = _Build(cache_dir, report, on_failure, width, record_to, preview)
     fingerprint = environment_fingerprint()
+    zygote.modules_from({"installed": fingerprint, "engine": engine_text()})
     plans = [build.plan(order, page, fingerprint, fresh) for order, page in enumerate(pages)]
     pending = [plan for plan in plans if plan.result is None]
     build.watch = ProjectWatch(project, cache_dir) if pending else None

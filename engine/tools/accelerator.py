@@ -26,7 +26,7 @@ from pathlib import Path
 
 from engine.page.model import ROOT, Page, page_stem
 from engine.page.parser import read_pages
-from engine.run import accelerator
+from engine.run import accelerator, child
 from engine.run.environment import environment_fingerprint, installed_version, locked_versions
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
@@ -113,7 +113,7 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     """Record each page not yet current for the installed versions, saving after each one."""
     # The chip admits one process: what a page's code starts (a fresh Python to show a cache or
     # a flag) runs on the CPU, and says so in its output (engine.run.child).
-    os.environ["JITDOCS_CHILDREN_ON_CPU"] = "1"
+    os.environ[child.ONE_PROCESS_VARIABLE] = "1"
     data = accelerator.load(data_path)
     now = versions()
     started, done = time.monotonic(), 0
