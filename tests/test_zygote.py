@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -66,6 +67,14 @@ def test_a_change_to_what_the_modules_come_from_ends_the_old_zygotes():
     zygote.modules_from({"engine": "after"})
     assert gone(before), "the old zygote still runs"
     assert report()["parent"] != before
+
+
+@needs_proc
+def test_a_zygote_that_ended_while_idle_is_replaced():
+    ended = report()["parent"]
+    os.kill(ended, signal.SIGKILL)
+    assert gone(ended)
+    assert report()["parent"] not in (ended, os.getpid())
 
 
 @needs_proc

@@ -171,7 +171,13 @@ def start(project, env: dict, per_run: tuple[str, ...] = ()) -> Forked | None:
         zygote = next((z for z in reversed(_idle) if z.key == key), None)  # the warmest
         if zygote:
             _idle.remove(zygote)
-    return (zygote or Zygote(key, project, base)).fork({name: env.get(name) for name in per_run})
+    extra = {name: env.get(name) for name in per_run}
+    if zygote:
+        try:
+            return zygote.fork(extra)
+        except (OSError, RuntimeError):  # it ended while idle (killed, out of memory)
+            zygote.close()
+    return Zygote(key, project, base).fork(extra)
 
 
 @atexit.register
