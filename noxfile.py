@@ -390,7 +390,7 @@ def check(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Cold build, warm rebuilds (MkDocs and Zensical) and one-page edits against running the
-    code once; then the suite."""
+    code once; a page's process forked vs afresh; then the suite."""
     install(session, "docs", "zensical")
     session.run("python", "benchmarks/bench_build.py", *session.posargs)
 

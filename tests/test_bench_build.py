@@ -63,3 +63,40 @@ def test_zensical_fails_only_when_it_loses_more_pairs_than_chance_explains(slowe
     text, ok = bench_build.zensical_check(zensical, warm)
     assert ok is met, text
     assert f"slower in {slower} of 10 pairs" in text and "1.05" in text
+
+
+@pytest.mark.unit
+def test_the_page_process_rows_take_turns_after_starting_the_zygote(monkeypatch):
+    calls = []
+    starts, pairs = [9.0], [0.1, 0.5, 0.6, 0.2, 0.1, 0.4]
+    times = iter([*starts, *pairs])  # the first run starts the zygote
+
+    def timed(afresh):
+        calls.append("afresh" if afresh else "forked")
+        return next(times)
+
+    monkeypatch.setattr(bench_build, "PAGE_PAIRS", 3)
+    monkeypatch.setattr(bench_build, "timed_page_run", timed)
+    monkeypatch.setattr(bench_build.zygote, "available", lambda: True)
+    rows = bench_build.page_process_rows()
+    assert calls == ["forked", *["forked", "afresh", "afresh", "forked"], "forked", "afresh"]
+    assert rows["forked"].seconds == 0.1 and rows["afresh"].seconds == 0.5  # medians, not 9.0
+    assert "0.10 s" in str(rows["forked"])  # a tenth of a second still reads as one
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("afresh", "met"), [(0.45, True), (0.25, True), (0.2, False), (0.1, False)]
+)
+def test_the_fork_goal_fails_when_pages_stop_forking(afresh, met):
+    rows = {"forked": bench_build.Row("forked", 0.1), "afresh": bench_build.Row("x", afresh)}
+    [(text, ok)] = bench_build.fork_checks(rows)
+    assert ok is met, text
+    assert f"= {afresh / 0.1:.1f} (goal >= 2.5)" in text
+
+
+@pytest.mark.unit
+def test_where_pages_cannot_fork_the_bench_has_no_fork_goal(monkeypatch):
+    monkeypatch.setattr(bench_build.zygote, "available", lambda: False)
+    assert bench_build.page_process_rows() == {}
+    assert bench_build.fork_checks({}) == []

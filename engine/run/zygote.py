@@ -1,7 +1,8 @@
 """Page processes forked from a warm one: a process that has imported what every page imports
 (the prelude's modules and the child's) forks each page's process, so a page no longer pays
-~0.7 s of CPU for ``import jax``. Nothing that depends on the page runs before the fork: JAX's
-backend starts in the page's own process, on its first computation, under the page's settings.
+for ``import jax`` (`nox -s bench` times a small page both ways). Nothing that depends on the
+page runs before the fork: JAX's backend starts in the page's own process, on its first
+computation, under the page's settings.
 
 Linux only (``os.pidfd_open``, ``socket.send_fds``); elsewhere, or with a device that admits one
 process, ``start`` returns None and ``run_page`` starts the child as before. Run as
