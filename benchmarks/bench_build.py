@@ -195,18 +195,24 @@ def build_rows(targets: list) -> dict[str, Row]:
     return rows
 
 
+def taking_turns(first, second, pairs: int) -> tuple[list, list]:
+    """What ``pairs`` calls of each return, ``second`` called first in every other pair, so that
+    neither always runs on what the other left warm."""
+    firsts, seconds = [], []
+    for pair in range(pairs):
+        if pair % 2:
+            seconds.append(second())
+        firsts.append(first())
+        if not pair % 2:
+            seconds.append(second())
+    return firsts, seconds
+
+
 def warm_rows() -> dict[str, Row]:
     """``WARM_PAIRS`` warm MkDocs and warm Zensical builds, each first in every other pair; each
     row is its builds' median (the MkDocs row counts the pages executed by any of its builds)."""
-    mkdocs, zensical, executed = [], [], 0
-    for pair in range(WARM_PAIRS):
-        if pair % 2:
-            zensical.append(timed_zensical_build())
-        seconds, ran = timed_build()
-        mkdocs.append(seconds)
-        executed = max(executed, ran)
-        if not pair % 2:
-            zensical.append(timed_zensical_build())
+    builds, zensical = taking_turns(timed_build, timed_zensical_build, WARM_PAIRS)
+    mkdocs, executed = [seconds for seconds, _ in builds], max(ran for _, ran in builds)
     median = f"median of {WARM_PAIRS}, taking turns"
     slower = sum(z > m for m, z in zip(mkdocs, zensical, strict=True))
     return {
@@ -243,13 +249,9 @@ def page_process_rows() -> dict[str, Row]:
     if not zygote.available():
         return {}
     timed_page_run(afresh=False)
-    forked, afresh = [], []
-    for pair in range(PAGE_PAIRS):
-        if pair % 2:
-            afresh.append(timed_page_run(afresh=True))
-        forked.append(timed_page_run(afresh=False))
-        if not pair % 2:
-            afresh.append(timed_page_run(afresh=True))
+    forked, afresh = taking_turns(
+        lambda: timed_page_run(afresh=False), lambda: timed_page_run(afresh=True), PAGE_PAIRS
+    )
     median = f"median of {PAGE_PAIRS}, taking turns"
     return {
         "forked": Row(f"a page's process, forked ({median})", statistics.median(forked)),

@@ -88,10 +88,10 @@ FAULTS = [
         "zensical",
         "the renderer adds the set-up link only where MkDocs builds a notebook view",
         "engine/site/render.py",
-        '    if f"docs/{setup_steps.SETUP_DOC}" in site.pages:  # a test site may have none\n'
+        "    if f\"docs/{setup_steps.SETUP_DOC}\" in site.pages:  # a test site may have none\n"
         "        setup = posixpath.relpath(setup_steps.SETUP_DOC, here)\n"
         "        links.append(",
-        '        if f"docs/{setup_steps.SETUP_DOC}" in site.pages:\n'
+        "        if f\"docs/{setup_steps.SETUP_DOC}\" in site.pages:\n"
         "            setup = posixpath.relpath(setup_steps.SETUP_DOC, here)\n"
         "            links.append(",
         ["tests/browser/test_zensical.py", "-k", "shows_what_the_mkdocs_build_shows"],
