@@ -10,14 +10,19 @@ import pytest
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
+from engine.page.policy import wants_notebook
 from engine.run import accelerator
 from engine.run.child import ONE_PROCESS_VARIABLE
+from engine.run.environment import locked_versions
 from engine.run.results import Failure, Kind, Outcome, PageResult
+from engine.site.labels import runs_on
 from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
+from engine.tools import notebook_runs
 from tests.helpers import fence
 
 DATA = accelerator.load(ROOT / accelerator.DATA)
+DATA_JAX = locked_versions()["jax"]
 PAGE = "docs/course/demo.md"
 
 
@@ -148,12 +153,79 @@ def test_the_wheel_parts_fit_a_device_call():
     assert recorder.PART_BYTES + 4 * 2**20 <= 64 * 2**20  # the working tree travels too
 
 
-def test_a_notebook_run_as_a_script_compares_its_device_cells_with_the_record():
-    page = demo_page(fence("print('x =', 6 * 7)", "device"), fence("print('not compared')"))
+def test_a_notebook_runs_in_a_kernel_over_unix_sockets_and_its_run_is_kept(tmp_path):
+    """What the recorder keeps of a notebook: how many cells ran, each that failed (where "Run
+    all" would stop; a ❌ cell does not), the checks that reported a recorded difference, the
+    ``device`` cells that printed the page's record, the runtime, and the key of its code."""
+    page = demo_page(
+        fence("print('x =', 6 * 7)", "device"),
+        fence("1 / 0", "bad: raises ZeroDivisionError"),
+        fence("print('a')", "good"),
+        fence("assert jax.default_backend() == 'tpu'", "fact: on a TPU"),
+        fence("undefined_name"),
+    )
+    cpu = {"platform": "cpu", "on": "a CPU", "recorded": "AssertionError"}
+    notebook = build_notebook(page, records={page.claims[-1].id: [cpu]})
     record = {"pages": {"course/demo": {"outputs": {accelerator.output_id(page, 0): "x = 42"}}}}
-    lines, matched = recorder.run_notebook(page, build_notebook(page), record)
-    assert matched == 1 and any("(matches)" in line and "x = 42" in line for line in lines)
+    executed, run = notebook_runs.run(notebook)
+    assert run["device"].startswith("cpu (cpu, ") and run["versions"]["jax"] == DATA_JAX
+    assert run["ran"] == run["cells"] == len([c for c in executed.cells if c.cell_type == "code"])
+    assert run["reported"] == 1  # the fact, recorded as failing on a CPU
+    assert run["stopped"] == [
+        f"cell {len(executed.cells)}: NameError: name 'undefined_name' is not defined"
+    ]
+    assert notebook_runs.device_cells(page, executed, record) == (1, 1)
     record["pages"]["course/demo"]["outputs"][accelerator.output_id(page, 0)] = "x = 41"
-    lines, matched = recorder.run_notebook(page, build_notebook(page), record)
-    assert matched == 0 and any("DIFFERS" in line for line in lines)
-    assert not any("not compared" in line for line in lines)
+    assert notebook_runs.device_cells(page, executed, record) == (0, 1)
+    assert (
+        accelerator.notebook_runs(
+            {"notebooks": {"course/demo": {"key": "old", "runs": [run]}}}, page, notebook
+        )
+        == []
+    )
+    kept = {
+        "notebooks": {"course/demo": {"key": accelerator.notebook_key(notebook), "runs": [run]}}
+    }
+    assert accelerator.notebook_runs(kept, page, notebook) == [run]
+
+
+NOTEBOOK_REFRESH = (
+    "nox -s docs here, then on a TPU machine: python -m engine.tools.accelerator notebooks "
+    "{page} --data $OUT/accelerator.json (MAINTAINERS.md, 'Recording on an accelerator')"
+)
+
+
+@pytest.mark.unit
+def test_every_notebook_ran_top_to_bottom_on_the_accelerator_as_it_is_now():
+    """Each downloadable notebook has a recorded run on the accelerator with the pinned JAX of
+    the code it holds now, and no recorded run of it stops before its last cell."""
+    problems = []
+    for page in (p for p in read_pages([]) if wants_notebook(p.path)):
+        runs = accelerator.notebook_runs(DATA, page, build_notebook(page))
+        if not any(r["versions"].get("jax") == DATA_JAX for r in runs):
+            problems.append(f"{page.path}: no run of its notebook as it is now with JAX {DATA_JAX}")
+            problems.append("    refresh: " + NOTEBOOK_REFRESH.format(page=page.path))
+        problems += [
+            f"{page.path}: with JAX {r['versions']['jax']}, {r['stopped']}"
+            for r in runs
+            if r["stopped"]
+        ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.unit
+def test_the_page_says_where_its_notebook_ran():
+    tpu, old = "tpu (TPU v5 lite, 1 device(s))", {"jax": "0.10.2"}
+    runs = [
+        {"device": tpu, "versions": {"jax": "0.12.0.1"}, "stopped": []},
+        {"device": tpu, "versions": old, "stopped": []},
+    ]
+    assert (
+        runs_on(runs) == "Runs top to bottom on a CPU, and on TPU v5e with JAX 0.12.0.1 and 0.10.2."
+    )
+    runs[1]["stopped"] = ["cell 7: NameError: name 'x' is not defined"]
+    assert runs_on(runs) == (
+        "Runs top to bottom on a CPU, and on TPU v5e with JAX 0.12.0.1; "
+        "on TPU v5e with JAX 0.10.2 it stops at cell 7."
+    )
+    assert runs_on([]) == "Runs top to bottom on a CPU."

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from engine.page.model import ROOT, page_stem
+from engine.run import accelerator
 from engine.site import differences
 from engine.site.notebooks import build_notebook
 from tests.helpers import fence
@@ -62,12 +63,12 @@ def test_records_come_from_the_device_and_from_other_releases_never_from_the_pin
     records = differences.recorded(page, device, data, pinned="0.12.0.1")
     assert list(records) == [check.id, contract.id]  # page order; the pinned run names none
     (on_tpu,) = records[check.id]
-    assert on_tpu["platform"] == "tpu" and on_tpu["on"] == "TPU v5e with JAX 0.12.0.1 (2026-12-07)"
+    assert on_tpu["platform"] == "tpu" and on_tpu["on"] == "TPU v5e with JAX 0.12.0.1"
     assert on_tpu["recorded"] == "AssertionError"  # the claim's sentence is on the page already
     (on_old,) = records[contract.id]
     assert on_old == {
         "jax": "0.10",
-        "on": "JAX 0.10.2 on a CPU (2026-12-05)",
+        "on": "JAX 0.10.2 on a CPU",
         "recorded": "TypeError",
     }
 
@@ -86,14 +87,14 @@ def test_wrapping_keeps_the_code_its_strings_and_names():
         'text = """first\n    indented\nlast"""\n'
         'label = f"""{1 + 1}\n  two"""\n\nif text:\n    n = 3\n'
     )
-    wrapped = differences.wrap(source, "demo/page/fact-1")
+    wrapped = accelerator.wrap(source, "demo/page/fact-1")
     assert wrapped.splitlines()[0] == "with recorded_differences('demo/page/fact-1'):"
-    assert differences.unwrap(wrapped) == source
+    assert accelerator.unwrapped(wrapped) == source
     plain, inside = {}, {"recorded_differences": lambda claim_id: contextlib.nullcontext()}
     exec(source, plain)
     exec(wrapped, inside)
     assert [inside[k] for k in ("text", "label", "n")] == [plain[k] for k in ("text", "label", "n")]
-    assert differences.unwrap("print(1)\n") == "print(1)\n"
+    assert accelerator.unwrapped("print(1)\n") == "print(1)\n"
 
 
 def test_the_notebook_wraps_the_recorded_blocks_and_bundles_the_module_only_when_needed():
@@ -104,7 +105,7 @@ def test_the_notebook_wraps_the_recorded_blocks_and_bundles_the_module_only_when
     assert "'snippets/known_differences.py'" in setup and differences.IMPORT in setup
     assert repr(page.claims[0].id) in setup and "'platform': 'tpu'" in setup
     wrapped = [c for c in cells if c.startswith("with recorded_differences(")]
-    assert [differences.unwrap(c).strip() for c in wrapped] == [
+    assert [accelerator.unwrapped(c).strip() for c in wrapped] == [
         "assert total == 2",
         "print('fixed')",
     ]

@@ -48,6 +48,7 @@ from nbclient.exceptions import CellExecutionError
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.page.policy import wants_notebook
+from engine.run import accelerator
 from engine.run.environment import locked_versions
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
@@ -186,7 +187,7 @@ def features_of(notebook: dict) -> set[str]:
     features = {"install " + " ".join(install_line(notebook))}
     features |= {"%%writefile"} if any(s.startswith("%%writefile") for s in sources) else set()
     features |= {"a chart"} if any("plt." in source for source in sources) else set()
-    wraps = any(source.startswith(f"with {differences.WRAPPER}(") for source in sources)
+    wraps = any(source.startswith(f"with {accelerator.WRAPPER}(") for source in sources)
     features |= {"a recorded difference"} if wraps else set()
     return features | ({"a raising cell"} if "raises-exception" in tags else set())
 
@@ -268,12 +269,12 @@ def test_notebook_is_the_code_the_build_ran(page_path: str):
     cells = code_cells(notebook)
     # a claim recorded as not holding on a TPU or another JAX runs wrapped (test_differences.py)
     wrapped = differences.wrapped_blocks(page, differences.from_files(page, ROOT))
-    unwrapped = {differences.unwrap(cell["source"]).rstrip("\n"): cell for cell in cells}
+    unwrapped = {accelerator.unwrapped(cell["source"]).rstrip("\n"): cell for cell in cells}
     assert len(unwrapped) == len(cells)
     if page_path not in REAL_RUNS:
         assert list(unwrapped) == [source for _, source in page_order(page)]
     for index, source in page_order(page):
-        want = differences.wrap(source, wrapped[index]) if index in wrapped else source
+        want = accelerator.wrap(source, wrapped[index]) if index in wrapped else source
         assert unwrapped[source]["source"].rstrip("\n") == want.rstrip("\n"), source
     by_source = unwrapped
     for index, source in page_order(page):
@@ -501,7 +502,7 @@ def test_a_notebook_with_every_kernel_only_feature_runs_top_to_bottom(tmp_path: 
     assert shown and "image/png" in shown[0].data, chart.outputs
     wrapped, after = [c for c in notebook.cells if c.cell_type == "code"][-2:]
     printed = ["".join(out.get("text", "") for out in c.outputs) for c in (wrapped, after)]
-    assert wrapped.source.startswith(f"with {differences.WRAPPER}("), wrapped.source
+    assert wrapped.source.startswith(f"with {accelerator.WRAPPER}("), wrapped.source
     assert printed[0].startswith("⚠ This check is recorded as not holding here (cpu"), printed
     assert printed[1] == "the cell after a recorded difference ran\n"
 

@@ -8,6 +8,7 @@ an output by ``output_id`` (likewise), so a record whose code changed is found b
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from pathlib import Path
@@ -23,6 +24,71 @@ REFRESH = (
 )
 
 
+# The line that opens a notebook setup cell's records of where its claims do not hold
+# (engine/site/differences.py); a notebook run's key leaves out what follows it.
+RECORDS_HEAD = "# Some checks below are recorded as not holding on a TPU or under another JAX."
+
+
+# A notebook runs each block of a claim recorded as not holding somewhere inside this context
+# manager (snippets/known_differences.py; engine/site/differences.py says which blocks).
+WRAPPER = "recorded_differences"
+
+
+def wrap(source: str, claim_id: str) -> str:
+    """``source`` inside ``with recorded_differences(claim_id):``. Lines that continue a string
+    across lines are left as they are, so the string's text does not change."""
+    inside = _string_continuations(source)
+    lines = [
+        line if number in inside or not line.strip() else "    " + line
+        for number, line in enumerate(source.rstrip("\n").splitlines(), start=1)
+    ]
+    return f"with {WRAPPER}({claim_id!r}):\n" + "\n".join(lines) + "\n"
+
+
+def unwrapped(source: str) -> str:
+    """The block's own code from a wrapped cell (``wrap``'s inverse), or ``source`` unchanged."""
+    head, _, body = source.partition("\n")
+    if not (head.startswith(f"with {WRAPPER}(") and head.endswith("):")):
+        return source
+    inside = _string_continuations(source)
+    lines = [
+        line if number in inside else line.removeprefix("    ")
+        for number, line in enumerate(body.splitlines(), start=2)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _string_continuations(source: str) -> set[int]:
+    """The numbers of the lines that continue a string literal begun on an earlier line."""
+    inside = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant | ast.JoinedStr) and node.end_lineno != node.lineno:
+            inside.update(range(node.lineno + 1, node.end_lineno + 1))
+    return inside
+
+
+def notebook_key(notebook: dict) -> str:
+    """What a recorded notebook run stands for: every code cell without its comments (the
+    install cell's names the site's address), the wrappers and the records handed to them (a
+    new record changes which checks report, not what runs)."""
+    sources = [
+        "\n".join(
+            line
+            for line in unwrapped(cell["source"].partition(RECORDS_HEAD)[0]).splitlines()
+            if not line.lstrip().startswith("#")
+        )
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+    ]
+    return hashlib.sha256("\n\0".join(sources).encode()).hexdigest()[:16]
+
+
+def notebook_runs(data: dict, page: Page, notebook: dict) -> list[dict]:
+    """The recorded runs of the page's notebook that ran its current code."""
+    entry = data.get("notebooks", {}).get(page_stem(page.path), {})
+    return entry.get("runs", []) if entry.get("key") == notebook_key(notebook) else []
+
+
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"pages": {}}
 
@@ -30,6 +96,8 @@ def load(path: Path) -> dict:
 def save(data: dict, path: Path) -> None:
     """The data file as the recorder and ``prune`` write it: pages in order, one key a line."""
     data["pages"] = dict(sorted(data.get("pages", {}).items()))
+    if "notebooks" in data:
+        data["notebooks"] = dict(sorted(data["notebooks"].items()))
     write_if_changed(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 

@@ -9,7 +9,6 @@ the page's own check does.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 from engine.page.model import Block, Page
@@ -17,8 +16,7 @@ from engine.run import accelerator, compatibility
 from engine.run.environment import locked_versions
 
 MODULE = "known_differences"  # snippets/known_differences.py, bundled into the notebook
-WRAPPER = "recorded_differences"
-IMPORT = f"from {MODULE} import RECORDED, {WRAPPER}"
+IMPORT = f"from {MODULE} import RECORDED, {accelerator.WRAPPER}"
 
 
 def _first_line(error: str) -> str:
@@ -39,7 +37,7 @@ def on_device(page: Page, device: dict) -> dict[str, list[dict]]:
         claim_id: [
             {
                 "platform": platform,
-                "on": f"{on} ({record['date']})",
+                "on": on,
                 "note": notes[claim_id] or "",
                 "recorded": _first_line(verdict.get("error", "")),
             }
@@ -61,7 +59,7 @@ def on_releases(page: Page, data: dict | None, pinned: str) -> dict[str, list[di
                 found.setdefault(claim.id, []).append(
                     {
                         "jax": ".".join(release["jax"].split(".")[:2]),
-                        "on": f"JAX {release['jax']} on a CPU ({release['date']})",
+                        "on": f"JAX {release['jax']} on a CPU",
                         "recorded": _first_line(verdict.get("error", "")),
                     }
                 )
@@ -99,46 +97,13 @@ def _raises(block: Block) -> bool:
     return bool(block.bad and block.bad.mode == "raises")
 
 
-def wrap(source: str, claim_id: str) -> str:
-    """``source`` inside ``with recorded_differences(claim_id):``. Lines that continue a string
-    across lines are left as they are, so the string's text does not change."""
-    inside = _string_continuations(source)
-    lines = [
-        line if number in inside or not line.strip() else "    " + line
-        for number, line in enumerate(source.rstrip("\n").splitlines(), start=1)
-    ]
-    return f"with {WRAPPER}({claim_id!r}):\n" + "\n".join(lines) + "\n"
-
-
-def unwrap(source: str) -> str:
-    """The block's own code from a wrapped cell (``wrap``'s inverse), or ``source`` unchanged."""
-    head, _, body = source.partition("\n")
-    if not (head.startswith(f"with {WRAPPER}(") and head.endswith("):")):
-        return source
-    inside = _string_continuations(source)
-    lines = [
-        line if number in inside else line.removeprefix("    ")
-        for number, line in enumerate(body.splitlines(), start=2)
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _string_continuations(source: str) -> set[int]:
-    """The numbers of the lines that continue a string literal begun on an earlier line."""
-    inside = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Constant | ast.JoinedStr) and node.end_lineno != node.lineno:
-            inside.update(range(node.lineno + 1, node.end_lineno + 1))
-    return inside
-
-
 def setup_lines(records: dict[str, list[dict]]) -> list[str]:
     """The setup cell's lines that hand the records to the bundled module."""
     if not records:
         return []
     lines = [
         "",
-        "# A few checks below are recorded as not holding on a TPU or under another JAX release.",
+        accelerator.RECORDS_HEAD,
         "# On such a runtime they print what differs and why instead of stopping the notebook;",
         "# everywhere else they fail as on the site.",
         IMPORT,

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from engine.page.markers import MARKERS
 from engine.page.model import Expectation, page_slug
+from engine.run import accelerator
 from engine.run.results import Figure
 
 
@@ -83,3 +84,21 @@ def indent(text: str, prefix: str = "    ") -> str:
 
 def table_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def runs_on(runs: list[dict]) -> str:
+    """Where a notebook was run top to bottom, after the pinned build's CPU: ``Runs top to
+    bottom on a CPU, and on TPU v5e with JAX 0.12.0.1 and 0.10.2`` (a run that stopped says
+    where)."""
+    clean: dict[str, list[str]] = {}
+    stopped = []
+    for run in runs:
+        device = accelerator.device_name(run)
+        if run["stopped"]:
+            first = run["stopped"][0].partition(":")[0]
+            stopped.append(f"on {device} with JAX {run['versions']['jax']} it stops at {first}")
+        else:
+            clean.setdefault(device, []).append(run["versions"]["jax"])
+    places = ["a CPU"] + [f"{d} with JAX {' and '.join(v)}" for d, v in clean.items()]
+    words = f"Runs top to bottom on {', and on '.join(places)}"
+    return "; ".join([words, *stopped]) + "."

@@ -17,6 +17,7 @@ import nbformat
 from engine.page.model import ROOT, Block, Page, page_stem
 from engine.page.outline import Node, outline, prose_lines
 from engine.page.syntax import code_fence, is_absolute_url
+from engine.run import accelerator
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome, first_line
@@ -145,7 +146,7 @@ def _cell_source(block: Block, claim_id: str | None) -> str:
     source = _runnable(block)
     if block.snippet:
         source = f"# {block.filename}\n{source}"
-    return differences.wrap(source, claim_id) if claim_id else source
+    return accelerator.wrap(source, claim_id) if claim_id else source
 
 
 def _prose(lines: list[str], site: str, page_path: str) -> str:

@@ -29,6 +29,7 @@ from engine.site.labels import (
     headline,
     indent,
     marker_table,
+    runs_on,
 )
 from engine.site.notebooks import notebook_uri
 from engine.site.sections import wrap_sections
@@ -133,7 +134,8 @@ def render_download_link(site: Site, page: Page) -> str:
     if f"docs/{setup_steps.SETUP_DOC}" in site.pages:  # a test site may have none
         setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
         links.append(f"[How to run it]({setup}#notebooks){{ .jd-setup }}")
-    return "\n" + " · ".join(links) + "\n"
+    runs = accelerator.notebook_runs(site.device, page, site.notebooks[page.path])
+    return "\n" + " · ".join(links) + f" · *{runs_on(runs)}*\n"
 
 
 def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:

@@ -11,27 +11,24 @@ MAINTAINERS.md ("Recording on an accelerator") gives the steps.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
-import io
-import json
 import os
 import subprocess
 import sys
 import tarfile
-import textwrap
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.page.model import ROOT, Page, page_stem
 from engine.page.parser import read_pages
+from engine.page.policy import wants_notebook
 from engine.run import accelerator, child
 from engine.run.environment import environment_fingerprint, installed_version, locked_versions
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
-from engine.tools import drift, matrix
+from engine.tools import drift, matrix, notebook_runs
 
 # Pages whose every claim and figure is recorded, besides every page that measures time.
 PAGES = (
@@ -49,6 +46,7 @@ PAGES = (
 RUN_LAYER = (
     *("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml"),
     *("filelock", "flatbuffers"),  # the persistent cache's bound; serialized executables
+    *("nbclient", "ipykernel"),  # the notebooks, run in a real kernel (notebook_runs.py)
 )
 PART_BYTES = 56 * 2**20  # a device call carries 64 MiB, the working tree included
 WHEELS = ROOT / ".cache" / "accelerator"
@@ -140,46 +138,6 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     return data
 
 
-# ---------------------------------------------------------------- a notebook, as a script
-
-
-def run_notebook(page: Page, notebook: dict, data: dict) -> tuple[list[str], int]:
-    """Run the page's notebook (as the build wrote it) cell by cell in one namespace, as a
-    kernel would (that machine allows no kernel's sockets), and compare each ``device`` cell's
-    output with the one the recorder kept, timings masked. Returns lines to print and how many
-    ``device`` cells match."""
-    record = accelerator.page_record(data, page) or {"outputs": {}}
-    wanted = {
-        page.blocks[i].source.strip(): record["outputs"].get(accelerator.output_id(page, i), "")
-        for i, block in enumerate(page.blocks)
-        if block.device
-    }
-    namespace: dict = {"__name__": "__main__"}
-    lines, matched = [], 0
-    for number, cell in enumerate(notebook["cells"]):
-        if cell["cell_type"] != "code":
-            continue
-        code = "\n".join(x for x in cell["source"].splitlines() if not x.startswith(("%", "!")))
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-            try:
-                exec(compile(code, f"<cell {number}>", "exec"), namespace)
-            except Exception as error:  # a ❌ cell: its error is its output, as on the page
-                if "raises-exception" not in cell["metadata"].get("tags", []):
-                    raise
-                print(f"{type(error).__name__}: {error}")
-        if number < 2 or cell["source"].strip() in wanted:
-            got = printed.getvalue().strip()
-            kept = wanted.get(cell["source"].strip())
-            same = kept is not None and drift.mask(got) == drift.mask(kept.strip())
-            matched += same
-            verdict = "setup" if kept is None else ("matches" if same else "DIFFERS")
-            lines.append(f"cell {number} ({verdict}):\n{textwrap.indent(got, '    ')}")
-            if kept is not None and not same:
-                lines.append(f"  recorded:\n{textwrap.indent(kept.strip(), '    ')}")
-    return lines, matched
-
-
 # ---------------------------------------------------------------- wheels for an offline machine
 
 
@@ -248,9 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     verbs.add_parser("pages", help="list the pages a full recording covers, and what is recorded")
     verbs.add_parser("prune", help="drop records whose code is no longer on their page")
-    book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
-    book.add_argument("page")
-    book.add_argument("--notebook", type=Path, help="the built .ipynb (default: under site/)")
+    book = verbs.add_parser("notebooks", help="run the built notebooks in a kernel, record them")
+    book.add_argument("pages", nargs="*", help="pages whose notebooks to run (default: all)")
+    book.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
+    book.add_argument("--kernel-python", default=sys.executable, help="the kernel's Python")
+    book.add_argument("--again", action="store_true", help="run current notebooks again")
     book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     args = parser.parse_args(argv)
     if args.verb == "wheels":
@@ -258,14 +218,11 @@ def main(argv: list[str] | None = None) -> int:
         size = sum(p.stat().st_size for p in parts) / 2**20
         print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
         return 0
-    if args.verb == "notebook":
-        (page,) = read_pages([args.page])
-        built = args.notebook or ROOT / "site" / (page_stem(page.path) + ".ipynb")
-        notebook = json.loads(built.read_text(encoding="utf-8"))
-        lines, matched = run_notebook(page, notebook, accelerator.load(args.data))
-        wanted = sum(block.device for block in page.blocks)
-        print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
-        return 0 if matched == wanted else 1
+    if args.verb == "notebooks":
+        chosen = [p for p in read_pages(args.pages) if wants_notebook(p.path)]
+        data = notebook_runs.record(chosen, args.data, args.kernel_python, args.site, args.again)
+        runs = [data["notebooks"][page_stem(p.path)]["runs"][-1] for p in chosen]
+        return 1 if any(run["stopped"] for run in runs) else 0
     chosen = pages(read_pages([]))
     data = accelerator.load(ROOT / accelerator.DATA)
     if args.verb == "pages":
