@@ -214,6 +214,14 @@ def test_every_notebook_ran_top_to_bottom_on_the_accelerator_as_it_is_now():
 
 
 @pytest.mark.unit
+def test_nothing_outside_a_claim_failed_on_the_accelerator():
+    """A block that fails there outside any claim would stop its notebook with no record to say
+    why: make it hold on every device, or make its assert a claim with a device-note."""
+    other = {stem: record["other"] for stem, record in DATA["pages"].items() if record["other"]}
+    assert not other, other
+
+
+@pytest.mark.unit
 def test_the_page_says_where_its_notebook_ran():
     tpu, old = "tpu (TPU v5 lite, 1 device(s))", {"jax": "0.10.2"}
     runs = [

@@ -210,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     book.add_argument("pages", nargs="*", help="pages whose notebooks to run (default: all)")
     book.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
     book.add_argument("--kernel-python", default=sys.executable, help="the kernel's Python")
+    book.add_argument("--kernel-pythonpath", help="the kernel's PYTHONPATH (a machine's own JAX)")
     book.add_argument("--again", action="store_true", help="run current notebooks again")
     book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     args = parser.parse_args(argv)
@@ -220,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.verb == "notebooks":
         chosen = [p for p in read_pages(args.pages) if wants_notebook(p.path)]
-        data = notebook_runs.record(chosen, args.data, args.kernel_python, args.site, args.again)
+        data = notebook_runs.record(
+            chosen, args.data, args.kernel_python, args.site, args.again, args.kernel_pythonpath
+        )
         runs = [data["notebooks"][page_stem(p.path)]["runs"][-1] for p in chosen]
         return 1 if any(run["stopped"] for run in runs) else 0
     chosen = pages(read_pages([]))

@@ -155,10 +155,17 @@ def built(page: Page, folder: Path) -> dict:
 
 
 def record(
-    pages: list[Page], data_path: Path, python: str, folder: Path = ROOT / "site", again=False
+    pages: list[Page],
+    data_path: Path,
+    python: str,
+    folder: Path = ROOT / "site",
+    again: bool = False,
+    pythonpath: str | None = None,
 ) -> dict:
-    """Run each page's built notebook not yet run for its current code with ``python``'s JAX,
-    saving after each one (a run cut off goes on where it stopped)."""
+    """Run each page's built notebook not yet run for its current code with ``python``'s JAX
+    (``pythonpath``: the kernel's own, e.g. the folder of a machine's JAX), saving after each
+    one (a run cut off goes on where it stopped)."""
+    env = dict(os.environ) | ({"PYTHONPATH": pythonpath} if pythonpath else {})
     for page in pages:
         data = accelerator.load(data_path)
         notebook = built(page, folder)
@@ -167,7 +174,7 @@ def record(
         if current and not again and any(r.get("kernel") == python for r in entry["runs"]):
             print(f"notebooks: {page.path}: current, skipped", file=sys.stderr, flush=True)
             continue
-        executed, run_record = run(notebook, python)
+        executed, run_record = run(notebook, python, env)
         run_record["kernel"] = python
         run_record["device_cells"] = list(device_cells(page, executed, data))
         jax_version = run_record["versions"].get("jax")
