@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from engine.page.claims import normalized
@@ -21,6 +22,14 @@ REFRESH = (
     "nox -s accelerator -- record {page}  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
     "accelerator'); or `nox -s accelerator -- prune` here, and the page shows it as not recorded"
 )
+# A page recorded before the recorder measured the machine's per-call floor is recorded again by
+# a plain `record`, which then keeps the floor with it (engine.tools.accelerator).
+FLOOR_COMMAND = (
+    "nox -s accelerator -- record  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
+    "accelerator'; it records again each page whose record holds no floor)"
+)
+# A duration as the pages print one: "569 µs", "1,553 µs", "0.21 ms", "-102.88 ns", "0.12 sec".
+DURATION = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)? ?(?:ns|µs|us|ms|s|sec)\b")
 
 
 def load(path: Path) -> dict:
@@ -99,3 +108,16 @@ def device_name(record: dict) -> str:
     """``tpu (TPU v5 lite, 1 device(s))`` -> ``TPU v5e``."""
     kind = record.get("device", "").partition("(")[2].partition(",")[0] or "accelerator"
     return KINDS.get(kind, kind)
+
+
+def holds_timing(text: str) -> bool:
+    """Whether a recorded output prints a duration, which then needs the floor beside it."""
+    return bool(DURATION.search(text))
+
+
+def floor(record: dict | None) -> dict | None:
+    """What an empty jitted call took on the machine that recorded the page (``empty_call_us``
+    until its result was ready, ``call_returns_us`` until the call returned), measured once per
+    recording; None for a page recorded before the recorder measured it."""
+    found = (record or {}).get("floor")
+    return found if found and found.get("empty_call_us") else None
