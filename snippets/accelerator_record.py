@@ -61,9 +61,9 @@ def device_label(record: dict) -> str:
 
 
 def floor_label(record: dict) -> str:
-    """``an empty jitted call: 565 µs``, the per-call floor measured when the page was recorded,
-    under which no call there goes; says so when that recording did not measure it."""
+    """``an empty jitted call there: 565 µs``: the per-call floor measured when the page was
+    recorded, under which no call there goes; says so when that recording did not measure it."""
     floor = record.get("floor") or {}
     if not floor.get("empty_call_us"):
         return "its per-call floor not recorded"
-    return f"an empty jitted call: {floor['empty_call_us']:,.0f} µs"
+    return f"an empty jitted call there: {floor['empty_call_us']:,.0f} µs"

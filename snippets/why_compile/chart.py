@@ -25,7 +25,7 @@ for ax, task, scale, unit, title in panels:
 
 # The same timing block, as a TPU printed it when the pages were recorded there: its medians.
 tpu_text, tpu_record = recorded_output("course/why-compile", "ripple eager:", "matmul jit")
-tpu = f"{device_label(tpu_record)}; {floor_label(tpu_record)} there"
+tpu = f"{device_label(tpu_record)}; {floor_label(tpu_record)}"
 gains = {
     "this build's CPU": [timings[(t, "eager")].median / timings[(t, "jit")].median
                          for t in ("ripple", "matmul")],
