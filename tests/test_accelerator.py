@@ -1,10 +1,13 @@
 """`nox -s accelerator`: the recorded data matches the pages, each claim that fails there says why,
-the recorder's record of a page, and the wheels' parts."""
+the recorder's record of a page, the machine's per-call floor beside each recorded timing, and
+the wheels' parts."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import warnings
 
 import pytest
 
@@ -15,6 +18,7 @@ from engine.run import accelerator
 from engine.run.child import ONE_PROCESS_VARIABLE
 from engine.run.environment import locked_versions
 from engine.run.results import Failure, Kind, Outcome, PageResult
+from engine.site import labels, render
 from engine.site.labels import runs_on
 from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
@@ -24,6 +28,8 @@ from tests.helpers import fence
 DATA = accelerator.load(ROOT / accelerator.DATA)
 DATA_JAX = locked_versions()["jax"]
 PAGE = "docs/course/demo.md"
+FLOOR = {"empty_call_us": 565.2, "call_returns_us": 121.4, "device": "tpu (TPU v5 lite)"}
+MEASURE_FLOOR = recorder.machine_floor  # the real one: a process that starts JAX
 
 
 @pytest.fixture(autouse=True)
@@ -31,6 +37,14 @@ def one_process_for_this_test_only(monkeypatch):
     """The recorder tells the pages after it that the device admits one process (os.environ):
     the tests after these must start their pages as the build does."""
     monkeypatch.setenv(ONE_PROCESS_VARIABLE, "")  # (delenv of an unset one would not undo a set)
+
+
+@pytest.fixture(autouse=True)
+def floors_measured(monkeypatch) -> list:
+    """The recorder's floor, faked (the real one starts a process with JAX): each measurement."""
+    measured: list = []
+    monkeypatch.setattr(recorder, "machine_floor", lambda: measured.append(FLOOR) or FLOOR)
+    return measured
 
 
 def recorded_pages():
@@ -110,7 +124,7 @@ def test_record_page_keeps_verdicts_outputs_and_the_device(monkeypatch):
 
 
 @pytest.mark.unit
-def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
+def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path, floors_measured):
     page = demo_page(fence("print('a')", "device"))
     ran = []
 
@@ -128,13 +142,39 @@ def test_record_resumes_skipping_current_pages(monkeypatch, tmp_path):
     data = tmp_path / "accelerator.json"
     recorder.record([page], data)
     recorder.record([page], data)  # current: skipped, as after a cut-off run
-    assert ran == [PAGE]
-    assert json.loads(data.read_text())["pages"]["course/demo"]["outputs"]
+    assert ran == [PAGE] and len(floors_measured) == 1  # no page to record: no floor measured
+    kept = json.loads(data.read_text())["pages"]["course/demo"]
+    assert kept["outputs"] and kept["floor"] == FLOOR
     changed = dataclasses.replace(
         page, blocks=[dataclasses.replace(page.blocks[0], source="print('b')\n")]
     )
     recorder.record([changed], data)
     assert ran == [PAGE, PAGE]
+
+
+@pytest.mark.unit
+def test_the_floor_is_measured_once_a_recording_and_a_record_without_one_is_recorded_again(
+    monkeypatch, tmp_path, floors_measured
+):
+    pages = [demo_page(fence(f"print({n})", "device")) for n in (1, 2)]
+    pages = [dataclasses.replace(p, path=f"docs/course/demo{n}.md") for n, p in enumerate(pages)]
+    entry = {"versions": recorder.versions(), "verdicts": {}, "seconds": 1, "device": "tpu"}
+    ran = []
+
+    def fake_record_page(p):
+        ran.append(p.path)
+        return {**entry, "outputs": {accelerator.output_id(p, 0): "1"}}
+
+    monkeypatch.setattr(recorder, "record_page", fake_record_page)
+    data = tmp_path / "accelerator.json"
+    recorder.record(pages, data)
+    assert ran == [p.path for p in pages] and floors_measured == [FLOOR]  # once, for both
+    before_floors = json.loads(data.read_text())
+    del before_floors["pages"]["course/demo0"]["floor"]  # as recorded before the recorder kept it
+    data.write_text(json.dumps(before_floors))
+    recorder.record(pages, data)
+    assert ran[2:] == ["docs/course/demo0.md"] and len(floors_measured) == 2
+    assert json.loads(data.read_text())["pages"]["course/demo0"]["floor"] == FLOOR
 
 
 @pytest.mark.unit
@@ -146,6 +186,98 @@ def test_the_command_line_records_the_pages_it_names(monkeypatch, tmp_path):
     assert recorder.main(["record", "docs/course/why-compile.md", "--data", str(data)]) == 0
     assert ran == ["docs/course/why-compile.md"]
     assert "course/why-compile" in json.loads(data.read_text())["pages"]
+
+
+def test_the_floor_is_measured_in_a_process_of_its_own_on_this_machines_device():
+    """The real measurement, here on the CPU: an empty jitted call's time until its result is
+    ready and until the call returns, both positive and far below a second, and the device."""
+    floor = MEASURE_FLOOR()
+    assert floor["device"].startswith("cpu")
+    assert 0 < floor["call_returns_us"] < 1e5 and 0 < floor["empty_call_us"] < 1e5, floor
+    assert "jitkit.time_it" in floor["timed"]
+
+
+def timed_outputs(page) -> list[str]:
+    """The recorded ``device`` outputs of a page that print a duration."""
+    found = [accelerator.output(DATA, page, i) for i in range(len(page.blocks))]
+    return [text for text, _ in filter(None, found) if accelerator.holds_timing(text)]
+
+
+@pytest.mark.unit
+def test_each_recorded_timing_shows_the_floor_its_recording_measured():
+    """Under every timing a TPU printed, the site shows what an empty jitted call took on that
+    machine. A page recorded before the recorder measured it says that it is not recorded, with
+    no number, and this test names the command that records it (a warning: the build goes on)."""
+    timed = {p.path: p for p in recorded_pages() if timed_outputs(p)}
+    assert timed, "no recorded output prints a duration: is accelerator.DURATION still right?"
+    missing = []
+    for path, page in timed.items():
+        record = accelerator.page_record(DATA, page)
+        note, floor = labels.floor_note(record), accelerator.floor(record)
+        if floor is None:
+            assert "not recorded yet" in note and not re.search(r"\d", note), note
+            missing.append(path)
+        else:
+            assert f"{floor['empty_call_us']:,.0f} µs" in note and floor["call_returns_us"] > 0
+            assert floor["empty_call_us"] < 1e5, f"{path}: a floor of {floor} is no floor"
+    if missing:
+        warnings.warn(
+            f"the per-call floor is not recorded for {len(missing)} page(s) with timings "
+            f"({', '.join(missing)}); record it: {accelerator.FLOOR_COMMAND}",
+            stacklevel=1,
+        )
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "text, timed",
+    [
+        ("empty function: 568.96 µs per call", True),
+        ("float64: 1,553 µs, max relative error 3e-15", True),
+        ("while_loop: -102.88 ns per step", True),
+        ("call returned after 0.21 ms", True),
+        ("Finished XLA compilation of jit(f) in 0.120404005 sec", True),
+        ("a 2 s wait", True),
+        ("in use 48.8 MB, peak 48.8 MB, limit 16.9 GB", False),
+        ("/host:CPU: 3 train_step spans", False),
+        ("tpu (TPU v5 lite, 1 device(s))", False),
+        ("default: max relative error 2.3e-03", False),
+        ("5 steps, 20 items", False),
+    ],
+)
+def test_a_recorded_output_holds_a_timing_when_it_prints_a_duration(text, timed):
+    assert accelerator.holds_timing(text) is timed
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("floor", [FLOOR, None])
+def test_a_recorded_timing_is_rendered_with_the_floor_or_with_not_recorded(floor):
+    page = demo_page(fence("print('call: 0.5 ms')", "device"), fence("print('a')", "device"))
+    site = render.Site(root=ROOT, pages={PAGE: page})
+    record = {"device": "tpu (TPU v5 lite, 1 device(s))", "date": "2026-12-06"}
+    record |= {"versions": {"jax": "0.12.0.1"}} | ({"floor": floor} if floor else {})
+    timed = render.render_devices(site, page.blocks[0], Outcome(output="0.5"), "569 µs", record)
+    plain = render.render_devices(site, page.blocks[1], Outcome(output="a"), "a", record)
+    assert "Floor on the recording machine" not in plain  # no duration: no floor
+    assert timed.endswith(labels.floor_note(record) + "\n{: .jd-floor }")
+    said = "an empty jitted call takes 565 µs there (121 µs until" if floor else "not recorded yet"
+    assert said in timed
+    site.pages["docs/beyond/accelerators.md"] = page  # the page that says what the floor is
+    linked = render.render_devices(site, page.blocks[0], Outcome(output="0.5"), "1 s", record)
+    assert "[Floor on the recording machine](../beyond/accelerators.md#recording-machine)" in linked
+
+
+@pytest.mark.unit
+def test_no_device_note_types_a_timing():
+    """A duration typed into a note goes stale at the next recording and has no floor beside
+    it: a note says why a claim fails, and the recorded output beside it shows the times."""
+    typed = [
+        f"{block.where}: {accelerator.DURATION.search(block.device_note)[0]}"
+        for page in read_pages([])
+        for block in page.blocks
+        if block.device_note and accelerator.DURATION.search(block.device_note)
+    ]
+    assert not typed, "reword these device-notes without their timings: " + ", ".join(typed)
 
 
 @pytest.mark.unit

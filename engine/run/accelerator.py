@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from engine.page.claims import normalized
@@ -22,6 +23,14 @@ REFRESH = (
     "nox -s accelerator -- record {page}  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
     "accelerator'); or `nox -s accelerator -- prune` here, and the page shows it as not recorded"
 )
+# A page recorded before the recorder measured the machine's per-call floor is recorded again by
+# a plain `record`, which then keeps the floor with it (engine.tools.accelerator).
+FLOOR_COMMAND = (
+    "nox -s accelerator -- record  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
+    "accelerator'; it records again each page whose record holds no floor)"
+)
+# A duration as the pages print one: "569 µs", "1,553 µs", "0.21 ms", "-102.88 ns", "0.12 sec".
+DURATION = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)? ?(?:ns|µs|us|ms|s|sec)\b")
 
 
 # The line that opens a notebook setup cell's records of where its claims do not hold
@@ -85,8 +94,8 @@ def notebook_key(notebook: dict) -> str:
 
 def notebook_runs(data: dict, page: Page, notebook: dict) -> list[dict]:
     """The recorded runs of the page's notebook that ran its current code."""
-    entry = data.get("notebooks", {}).get(page_stem(page.path), {})
-    return entry.get("runs", []) if entry.get("key") == notebook_key(notebook) else []
+    entry = data.get("notebooks", {}).get(page_stem(page.path))
+    return entry["runs"] if entry and entry["key"] == notebook_key(notebook) else []
 
 
 def load(path: Path) -> dict:
@@ -167,3 +176,16 @@ def device_name(record: dict) -> str:
     """``tpu (TPU v5 lite, 1 device(s))`` -> ``TPU v5e``."""
     kind = record.get("device", "").partition("(")[2].partition(",")[0] or "accelerator"
     return KINDS.get(kind, kind)
+
+
+def holds_timing(text: str) -> bool:
+    """Whether a recorded output prints a duration, which then needs the floor beside it."""
+    return bool(DURATION.search(text))
+
+
+def floor(record: dict | None) -> dict | None:
+    """What an empty jitted call took on the machine that recorded the page (``empty_call_us``
+    until its result was ready, ``call_returns_us`` until the call returned), measured once per
+    recording; None for a page recorded before the recorder measured it."""
+    found = (record or {}).get("floor")
+    return found if found and found.get("empty_call_us") else None

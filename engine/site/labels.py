@@ -102,3 +102,29 @@ def runs_on(runs: list[dict]) -> str:
     places = ["a CPU"] + [f"{d} with JAX {' and '.join(v)}" for d, v in clean.items()]
     words = f"Runs top to bottom on {', and on '.join(places)}"
     return "; ".join([words, *stopped]) + "."
+
+
+def floor_words(record: dict) -> str:
+    """The per-call floor of the machine that recorded a page, for the version notes: what an
+    empty jitted call took there, or that it is not recorded (never a number it did not measure)."""
+    found = accelerator.floor(record)
+    if found is None:
+        return "per-call floor not recorded yet"
+    return f"per-call floor: an empty jitted call takes {found['empty_call_us']:,.0f} µs there"
+
+
+def floor_note(record: dict, link: str = "") -> str:
+    """The line under a timing a TPU printed: the floor under every call there, so that a time
+    near it reads as the cost of a call, not of the work; ``link``: the page that explains it."""
+    lead = f"[Floor on the recording machine]({link})" if link else "Floor on the recording machine"
+    found = accelerator.floor(record)
+    if found is None:
+        return (
+            f"{lead}: not recorded yet, so these times cannot be told apart from the fixed cost "
+            "of a call there."
+        )
+    return (
+        f"{lead}: an empty jitted call takes {found['empty_call_us']:,.0f} µs there "
+        f"({found['call_returns_us']:,.0f} µs until the call returns), so a time near it is the "
+        "cost of a call, not of the work."
+    )

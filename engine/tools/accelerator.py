@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -114,14 +115,17 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     os.environ[child.ONE_PROCESS_VARIABLE] = "1"
     data = accelerator.load(data_path)
     now = versions()
-    started, done = time.monotonic(), 0
+    started, done, floor = time.monotonic(), 0, None
     for page in chosen:
         old = accelerator.page_record(data, page)
-        if not again and not accelerator.stale(old, page) and old["versions"] == now:
+        current = not accelerator.stale(old, page) and old["versions"] == now
+        if not again and current and accelerator.floor(old):  # no floor: recorded again
             print(f"accelerator: {page.path}: current, skipped", file=sys.stderr, flush=True)
             continue
         print(f"accelerator: {page.path} ...", file=sys.stderr, flush=True)
-        data.setdefault("pages", {})[page_stem(page.path)] = entry = record_page(page)
+        floor = floor or machine_floor()  # once a recording, before its first page runs
+        entry = {**record_page(page), "floor": floor}
+        data.setdefault("pages", {})[page_stem(page.path)] = entry
         accelerator.save(data, data_path)
         held = sum(v["verdict"] == "holds" for v in entry["verdicts"].values())
         print(
@@ -136,6 +140,24 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
         file=sys.stderr,
     )
     return data
+
+
+def machine_floor() -> dict:
+    """What an empty jitted call takes on this machine, the floor under every timing recorded
+    here (``engine.tools.per_call_floor``), measured in a process of its own that has left the
+    chip before a page's process opens it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.tools.per_call_floor"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"accelerator: measuring the per-call floor failed:\n{done.stderr}")
+    floor = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"accelerator: per-call floor {floor}", file=sys.stderr, flush=True)
+    return floor
 
 
 # ---------------------------------------------------------------- wheels for an offline machine
