@@ -25,6 +25,7 @@ from engine.page.syntax import (
     PYTHON_WORDS,
     fence_language,
     find_close,
+    level_one_headings,
     line_starts,
     strip_indent,
 )
@@ -66,6 +67,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
         i += 1
     if pending:
         raise _dangling(source, pending)
+    _check_one_title(source)
     _check_neighbours(result)
     if page.startswith(policy(root).badged_pages):
         _check_badges(source, sections)
@@ -98,6 +100,23 @@ def _check_neighbours(page: Page) -> None:
             raise MarkupError(
                 f"{after.where}: a 'check' block must follow directly the block it checks"
             )
+
+
+def _check_one_title(source: _Source) -> None:
+    """A page has one H1, its title; Markdown makes one of any line that starts with '#'."""
+    titles = list(itertools.islice(level_one_headings(source.lines), 2))
+    if len(titles) < 2:
+        return
+    if source.lines[titles[1]].lstrip(" \t").startswith("#"):
+        why = (
+            "Markdown makes one of any line that starts with '#', with or without a space, even "
+            "in the middle of a paragraph. Reflow the paragraph so that no line starts with "
+            "'#' (\"issue #2095\" mid-line), or write '##' for a section"
+        )
+    else:
+        why = "the line of '=' under it makes it one. Remove that line, or write '##' for a section"
+    first = titles[0] + 1 + source.offset
+    raise source.error(titles[1], f"a second H1 (the page's title is line {first}): {why}")
 
 
 def _check_badges(source: _Source, sections: list[int]) -> None:
