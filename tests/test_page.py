@@ -17,9 +17,27 @@ pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 # ---------------------------------------------------------------- contracts
 
 
-def test_bad_block_must_be_followed_by_good_block():
-    with pytest.raises(MarkupError, match=r":2: a ❌ 'bad' block must be followed directly"):
-        page(fence("1 / 0", "bad: raises ZeroDivisionError") + "\nSome prose.\n" + PAIR_GOOD)
+BAD = fence("1 / 0", "bad: raises ZeroDivisionError")
+# What comes after a ❌ block -> how the error tells the writer to pair it.
+MOVE_IT = "'Why it fails.' stands between this block and the next (line 9): move it above the ❌"
+MARK_IT = "The next block (line 6) has no <!-- good --> marker: if it is the fix, put <!-- good"
+UNPAIRED = {
+    "prose": ("\nWhy it fails.\n\n" + PAIR_GOOD, MOVE_IT + " block, or below the ✅ block."),
+    "an unmarked block": (
+        "\n" + fence("print(1)"),
+        MARK_IT + " --> on the line above it; if not, write the fix between them.",
+    ),
+    "nothing": ("", "No block follows this one: add its fix below it."),
+}
+
+
+@pytest.mark.parametrize("after, advice", UNPAIRED.values(), ids=UNPAIRED.keys())
+def test_a_bad_block_without_its_good_block_right_after_says_the_rule_and_the_fix(after, advice):
+    with pytest.raises(MarkupError) as caught:
+        page(BAD + after)
+    message = str(caught.value)
+    assert message.startswith("docs/demo/test-page.md:2: a ❌ 'bad' block must be followed ")
+    assert "with only blank lines between" in message and message.endswith(advice), message
 
 
 def test_bad_asserts_without_assert_is_rejected():
