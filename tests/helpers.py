@@ -1,6 +1,7 @@
 """What several test files use, defined once (tests/test_helpers_once.py keeps it so).
 
-- The site's pages: ``site_page(path)`` reads one once a run (read only).
+- The site's pages: ``site_page(path)`` reads one once a run (read only); ``mkdocs_config``
+  and ``site_markdown``: mkdocs.yml, and the Markdown it configures (``rendered_h1s``).
 - Made-up pages: ``page(text)`` parses one, ``fence`` writes a block, ``recording`` a block
   that records when its page ran.
 - Throwaway projects built with the real hook: ``CONFIG_FOR``/``CONFIG`` (their mkdocs.yml),
@@ -27,6 +28,9 @@ import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import markdown
+import yaml
 
 import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
 from check_solution import run_checks
@@ -57,6 +61,36 @@ def site_page(path: str):
 def site_pages() -> list:
     """Every page of the site, as ``read_pages([])`` reads them, each read once a run."""
     return [site_page(path) for path in page_paths()]
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    """mkdocs.yml's tags (`!ENV`) read as None: what is read here names no variable."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+@functools.cache
+def mkdocs_config() -> dict:
+    """The project's mkdocs.yml as YAML, without MkDocs (read only)."""
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
+
+
+def site_markdown() -> markdown.Markdown:
+    """Python-Markdown with the site's extensions as mkdocs.yml lists them, but the engine's
+    (which renders a page from its run): how the site reads a page's Markdown."""
+    names, configs = [], {}
+    for item in mkdocs_config()["markdown_extensions"]:
+        name, options = next(iter(item.items())) if isinstance(item, dict) else (item, {})
+        if not name.startswith("engine."):
+            names.append(name)
+            configs[name] = options or {}
+    return markdown.Markdown(extensions=names, extension_configs=configs)
+
+
+def rendered_h1s(text: str) -> int:
+    """How many <h1> the site's Markdown makes of ``text``."""
+    return len(re.findall(r"<h1[ >]", site_markdown().convert(text)))
 
 
 # ---------------------------------------------------------------- made-up pages
