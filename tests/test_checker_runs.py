@@ -1,7 +1,10 @@
-"""``engine.tools.checker_runs``: every checker's verdicts in one process, as data.
+"""``engine.tools.checker_runs``: every checker's verdicts in one process, as data, and the
+proof that the checkers judge a solution, not the device: under a TPU's rounding, emulated on
+the CPU (tests/device_rounding.py), every reference still passes and every wrong solution still
+fails the check it names.
 
-The run takes every checker (about 40 s, alone: training_loop's checker times code), so the
-default tier runs it when a checker, a solution or the runner changed; meanwhile
+Both runs take every checker (about 40 s each, alone: training_loop's checker times code), so
+the default tier runs them when a checker, a solution or this machinery changed; meanwhile
 tests/test_exercises.py and tests/test_lessons.py prove the CPU's verdicts checker by checker.
 """
 
@@ -17,6 +20,9 @@ from engine.page.model import ROOT
 from engine.tools import checker_runs, solutions
 from tests import tiers
 
+# JAX (and the emulation, which imports it) is imported by the tests that run it: the unit tests
+# here must not start it.
+
 INPUTS = [  # what every verdict depends on
     "snippets/check_solution.py",
     "snippets/_checks/",
@@ -26,6 +32,7 @@ INPUTS = [  # what every verdict depends on
     "docs/track/index.md",
     "engine/tools/solutions.py",
     "engine/tools/checker_runs.py",
+    "tests/device_rounding.py",
     "tests/test_checker_runs.py",
 ]
 
@@ -49,6 +56,61 @@ def test_every_verdict_is_right_on_the_cpu():
         named = [w["named"] for w in verdict["wrong"]]
         assert len(named) == len(solutions.wrong_solutions(checker_id)) and all(named)
     assert json.loads(json.dumps(verdicts)) == verdicts  # plain data, for the recorder's file
+
+
+@pytest.mark.timing
+@tiers.only_when_changed(*INPUTS)
+def test_every_verdict_is_right_under_a_tpus_rounding():
+    """The checkers before issue #70's fix failed model_class, aot_signature, stable_logsumexp,
+    jit_scan_sum and moving_average's references here, as the TPU did the first four."""
+    from tests.device_rounding import tpu_rounding
+
+    with tpu_rounding():
+        verdicts = checker_runs.run_all()
+    assert not wrong_verdicts(verdicts), "\n".join(wrong_verdicts(verdicts))
+
+
+def relative_error(got, want) -> float:
+    import numpy as np
+
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    return float(np.max(np.abs(got - want) / np.abs(want)))
+
+
+def test_the_emulated_rounding_is_the_size_a_tpu_shows_and_ends_with_the_block():
+    """Without it the proof above could pass with nothing emulated."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from tests.device_rounding import tpu_rounding
+
+    rng = np.random.default_rng(0)
+    x, w = rng.uniform(1.0, 2.0, (4, 8)).astype(np.float32), rng.uniform(1.0, 2.0, (8, 3))
+    w = w.astype(np.float32)
+    exact = x.astype(np.float64) @ w.astype(np.float64)
+    tenths = np.full(10, 0.1)
+
+    def measured():
+        with jax.enable_x64(True):
+            total = float(jax.lax.scan(lambda c, v: (c + v, None), 0.0, jnp.asarray(tenths))[0])
+        with jax.default_matmul_precision("highest"):
+            highest = relative_error(jnp.asarray(x) @ jnp.asarray(w), exact)
+        return {
+            "matmul": relative_error(jnp.asarray(x) @ jnp.asarray(w), exact),
+            "highest": highest,
+            "float64 sum": abs(total - sum(tenths)),  # a scan adds as Python does
+            "exp": relative_error(jnp.exp(jnp.float32(1.0)), np.exp(1.0)),
+        }
+
+    with tpu_rounding():
+        inside = measured()
+    outside = measured()
+    assert 5e-4 < inside["matmul"] < 1e-2 and inside["highest"] < 1e-6, inside
+    assert 1e-14 < inside["float64 sum"] < 1e-11, inside
+    assert 5e-6 < inside["exp"] < 2e-5, inside
+    assert outside["matmul"] < 1e-6 and outside["float64 sum"] == 0, outside
+    assert outside["exp"] < 1e-7, outside
 
 
 def planted(tmp_path: Path, source: Path, fails: str) -> Path:
