@@ -7,7 +7,8 @@
 - Throwaway projects built with the real hook: ``CONFIG_FOR``/``CONFIG`` (their mkdocs.yml),
   ``mkdocs_build`` (the command, in a folder), ``build_one_page`` (a project of one page).
 - The checkers (``snippets/check_solution.py``): ``run_cli`` runs it as ``nox -s check`` does,
-  ``results_by_description``, and ``named_check`` (the check a wrong solution names).
+  and ``results_by_description`` (``engine.tools.solutions`` finds the solutions, and the check
+  a wrong solution names).
 - ``root_conftest``: the project's conftest.py as a module.
 
 Standard library and engine only at import: tests/conftest.py's unit tests import this module
@@ -16,7 +17,6 @@ too, and must not start JAX.
 
 from __future__ import annotations
 
-import ast
 import fcntl
 import functools
 import importlib.util
@@ -32,8 +32,7 @@ from pathlib import Path
 import markdown
 import yaml
 
-import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
-from check_solution import run_checks
+from check_solution import run_checks  # the learner runtime (pytest's pythonpath has snippets/)
 from engine.page.model import ROOT
 from engine.page.parser import page_paths, parse_page, read_page
 
@@ -205,28 +204,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 def results_by_description(check_id: str, module, until: str | None = None) -> dict:
     """Each check's result for a solution module, by the check's description; with ``until``,
-    only the checks up to that one, in order: a check's result depends on the checks before it
-    (what they compiled, say), never on those after, so these are the full run's results."""
-    if until is None:
-        return {result.description: result for result in run_checks(check_id, module)}
-    checks = check_solution.checks_for(check_id)
-    descriptions = [item.description for item in checks]
-    assert until in descriptions, f"'{until}' is not a check of {check_id}: {descriptions}"
-    prefix = checks[: descriptions.index(until) + 1]
-    real = check_solution.checks_for
-    check_solution.checks_for = lambda exercise: prefix  # what run_checks runs, in order
-    try:
-        return results_by_description(check_id, module)
-    finally:
-        check_solution.checks_for = real
-
-
-def named_check(path: Path) -> str:
-    """The check a wrong solution must fail: its docstring's one ``Fails: <check>`` line."""
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    named = re.findall(r"^Fails:(.+)$", doc, re.MULTILINE)
-    assert len(named) == 1, f"{path}: the docstring needs one 'Fails: <check>' line"
-    return named[0].strip()
+    only the checks up to that one (``run_checks``' ``until``), whose results are the full run's."""
+    results = run_checks(check_id, module, until=until)
+    return {result.description: result for result in results}
 
 
 # ---------------------------------------------------------------- the project's conftest.py
