@@ -22,7 +22,7 @@ from engine.site import labels, render
 from engine.site.labels import runs_on
 from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
-from engine.tools import notebook_runs
+from engine.tools import notebook_runs, solutions
 from tests.helpers import fence
 
 DATA = accelerator.load(ROOT / accelerator.DATA)
@@ -369,3 +369,19 @@ def test_the_page_says_where_its_notebook_ran():
         "on TPU v5e with JAX 0.10.2 it stops at cell 7."
     )
     assert runs_on([]) == "Runs top to bottom on a CPU."
+
+
+@pytest.mark.unit
+def test_the_checkers_judged_every_solution_right_on_the_accelerator_as_they_are_now():
+    """Recorded by `python -m engine.tools.accelerator checkers` on a TPU: every reference
+    solution passes there and every wrong one fails the check it names, for the checkers, checks
+    and solutions as they are now."""
+    found = DATA.get("checkers")
+    assert found, "no run of the checkers on the accelerator: record one (MAINTAINERS.md)"
+    assert found["versions"]["jax"] == DATA_JAX and found["key"] == solutions.key(), (
+        "the checkers or their solutions changed since their run on the accelerator: record again"
+    )
+    assert set(found["verdicts"]) == set(solutions.references())
+    wrong = {i: v for i, v in found["verdicts"].items() if not v["right"]}
+    assert not wrong, wrong
+    assert "accept their reference solution" in labels.checkers_words(DATA)

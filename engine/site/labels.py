@@ -128,3 +128,19 @@ def floor_note(record: dict, link: str = "") -> str:
         f"({found['call_returns_us']:,.0f} µs until the call returns), so a time near it is the "
         "cost of a call, not of the work."
     )
+
+
+def checkers_words(device: dict) -> str:
+    """What the accelerator said of the checkers: how many judged every solution right there."""
+    found = device.get("checkers")
+    if not found:
+        return "The checkers have not been run on an accelerator yet."
+    verdicts = found["verdicts"].values()
+    right = sum(v["right"] for v in verdicts)
+    wrong = sum(v["wrong_solutions"] for v in verdicts)
+    return (
+        f"The checkers (`nox -s check`, `check.py`, the notebooks' self-checks) on "
+        f"{accelerator.device_name(found)} with JAX {found['versions']['jax']}, {found['date']}: "
+        f"{right} of {len(verdicts)} accept their reference solution and reject each of their "
+        f"{wrong} wrong solutions on the check it names."
+    )

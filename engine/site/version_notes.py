@@ -332,7 +332,8 @@ def device_details(pages: dict[str, Page], device: dict) -> str:
         f"recorded {r['date']} with `nox -s accelerator`, {labels.floor_words(r)}"
         for name, r in records.items()
     )
-    return "\n".join(["", f"Accelerator column: {column}.", "", *lines])
+    checkers = labels.checkers_words(device)
+    return "\n".join(["", f"Accelerator column: {column}.", "", checkers, "", *lines])
 
 
 # ---------------------------------------------------------------- the version-notes page

@@ -29,7 +29,7 @@ from engine.run.environment import environment_fingerprint, installed_version, l
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
-from engine.tools import drift, matrix, notebook_runs
+from engine.tools import checker_runs, drift, matrix, notebook_runs, solutions
 
 # Pages whose every claim and figure is recorded, besides every page that measures time.
 PAGES = (
@@ -160,6 +160,27 @@ def machine_floor() -> dict:
     return floor
 
 
+def record_checkers(data_path: Path) -> int:
+    """Every checker over its reference and wrong solutions on this machine (``checker_runs``),
+    kept with the key of the files that decide it; 1 when one judged wrong."""
+    started = time.monotonic()
+    os.environ[child.ONE_PROCESS_VARIABLE] = "1"  # the chip admits one process
+    verdicts = checker_runs.run_all()
+    data = accelerator.load(data_path)
+    data["checkers"] = {
+        "device": checker_runs.device(),
+        "versions": versions(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "seconds": round(time.monotonic() - started, 1),
+        "key": solutions.key(),
+        "verdicts": {i: checker_runs.brief(v) for i, v in verdicts.items()},
+    }
+    accelerator.save(data, data_path)
+    for checker_id, verdict in verdicts.items():
+        print(checker_runs.summary(checker_id, verdict), file=sys.stderr)
+    return 0 if all(v["right"] for v in verdicts.values()) else 1
+
+
 # ---------------------------------------------------------------- wheels for an offline machine
 
 
@@ -228,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     verbs.add_parser("pages", help="list the pages a full recording covers, and what is recorded")
     verbs.add_parser("prune", help="drop records whose code is no longer on their page")
+    judge = verbs.add_parser("checkers", help="run every checker on its solutions, record it")
+    judge.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     book = verbs.add_parser("notebooks", help="run the built notebooks in a kernel, record them")
     book.add_argument("pages", nargs="*", help="pages whose notebooks to run (default: all)")
     book.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
@@ -241,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         size = sum(p.stat().st_size for p in parts) / 2**20
         print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
         return 0
+    if args.verb == "checkers":
+        return record_checkers(args.data)
     if args.verb == "notebooks":
         chosen = [p for p in read_pages(args.pages) if wants_notebook(p.path)]
         data = notebook_runs.record(

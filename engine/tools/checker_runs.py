@@ -107,6 +107,26 @@ def run_all(ids: list[str] | None = None) -> dict:
     }
 
 
+def brief(verdict: dict) -> dict:
+    """What the data file keeps of a checker's run: its verdict and whatever was judged wrong."""
+    reference = verdict["reference"]
+    missed = [Path(w["file"]).name for w in verdict["wrong"] if not w["failed_named"]]
+    kept = {"right": verdict["right"], "wrong_solutions": len(verdict["wrong"])}
+    if not reference["passed"]:
+        kept["reference"] = reference["error"] or "; ".join(
+            f"{f['check']}: {f['message']}" for f in reference["failed"]
+        )
+    return kept | ({"wrong_passed": missed} if missed else {})
+
+
+def device() -> str:
+    """The device the checks ran on, as a page's record names it."""
+    import jax  # the checks imported it already
+
+    found = jax.devices()
+    return f"{found[0].platform} ({found[0].device_kind}, {len(found)} device(s))"
+
+
 def summary(checker_id: str, verdict: dict) -> str:
     """One line: ``ok`` or ``WRONG``, the reference's verdict, the wrong solutions'."""
     reference, wrong = verdict["reference"], verdict["wrong"]

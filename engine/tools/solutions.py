@@ -10,6 +10,7 @@ find the solutions here.
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,3 +96,19 @@ def named_check(path: Path) -> str:
             f"{path}: the docstring needs one 'Fails: <check>' line, found {len(named)}"
         )
     return named[0].strip()
+
+
+def key() -> str:
+    """What a recorded run of the checkers stands for: the checker, every check, the helpers
+    they import, each reference solution and each wrong one."""
+    files = [
+        SNIPPETS / "check_solution.py",
+        SNIPPETS / "jitkit.py",
+        *sorted((SNIPPETS / "_checks").glob("*.py")),
+        *references().values(),
+        *sorted(WRONG.glob("*/wrong_*.py")),
+    ]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
