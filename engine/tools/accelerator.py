@@ -160,9 +160,14 @@ def machine_floor() -> dict:
     return floor
 
 
-def record_checkers(data_path: Path) -> int:
+def record_checkers(data_path: Path, again: bool = False) -> int:
     """Every checker over its reference and wrong solutions on this machine (``checker_runs``),
-    kept with the key of the files that decide it; 1 when one judged wrong."""
+    kept with the key of the files that decide it, unless that is recorded already for these
+    versions; 1 when one judged wrong."""
+    old = accelerator.load(data_path).get("checkers", {})
+    if not again and old.get("key") == solutions.key() and old.get("versions") == versions():
+        print("accelerator: checkers: current, skipped", file=sys.stderr)
+        return 0 if all(v["right"] for v in old["verdicts"].values()) else 1
     started = time.monotonic()
     os.environ[child.ONE_PROCESS_VARIABLE] = "1"  # the chip admits one process
     verdicts = checker_runs.run_all()
@@ -251,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     verbs.add_parser("prune", help="drop records whose code is no longer on their page")
     judge = verbs.add_parser("checkers", help="run every checker on its solutions, record it")
     judge.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
+    judge.add_argument("--again", action="store_true", help="run them again though current")
     book = verbs.add_parser("notebooks", help="run the built notebooks in a kernel, record them")
     book.add_argument("pages", nargs="*", help="pages whose notebooks to run (default: all)")
     book.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
@@ -265,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
         return 0
     if args.verb == "checkers":
-        return record_checkers(args.data)
+        return record_checkers(args.data, args.again)
     if args.verb == "notebooks":
         chosen = [p for p in read_pages(args.pages) if wants_notebook(p.path)]
         data = notebook_runs.record(
