@@ -31,6 +31,7 @@ EXERCISES = [
     "shrink_the_trace",
     "stable_logsumexp",
     "device_sgd",
+    "data_parallel",
 ]
 SOLUTIONS = ROOT / "snippets" / "exercises"
 WRONG = ROOT / "tests" / "solutions"
