@@ -15,10 +15,11 @@ from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import accelerator, compatibility, record
+from engine.run.environment import locked_versions
 from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import extension, practice, setup_steps, version_notes
+from engine.site import differences, extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -107,7 +108,11 @@ def add_notebook(site: Site, page: Page, result) -> None:
     if not wants_notebook(page.path):
         return
     outputs = {"outcomes": result.outcomes, "environment": result.environment}
-    notebook = build_notebook(page, root=site.root, site_url=site.site_url, **outputs)
+    pinned = locked_versions(site.root)["jax"]
+    records = differences.recorded(page, site.device, site.compatibility, pinned)
+    notebook = build_notebook(
+        page, root=site.root, site_url=site.site_url, records=records, **outputs
+    )
     site.notebooks[page.path] = notebook
     site.files[notebook_uri(page.path)] = dumps(notebook)
 

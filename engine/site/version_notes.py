@@ -329,10 +329,11 @@ def device_details(pages: dict[str, Page], device: dict) -> str:
     records = {accelerator.device_name(r): r for r in device.get("pages", {}).values()}
     column = "; ".join(
         f"{name}: JAX {r['versions']['jax']}, libtpu {r['versions'].get('libtpu', DASH)}, "
-        f"recorded {r['date']} with `nox -s accelerator`"
+        f"recorded {r['date']} with `nox -s accelerator`, {labels.floor_words(r)}"
         for name, r in records.items()
     )
-    return "\n".join(["", f"Accelerator column: {column}.", "", *lines])
+    checkers = labels.checkers_words(device)
+    return "\n".join(["", f"Accelerator column: {column}.", "", checkers, "", *lines])
 
 
 # ---------------------------------------------------------------- the version-notes page
