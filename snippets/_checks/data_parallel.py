@@ -4,7 +4,8 @@ along the mesh's "data" axis, the parameters copied to every device.
 
 The mesh holds every device the checker's process has (one on the site's build, eight in a
 process that asked for them first); every check reads shardings, values and compile counts,
-which mean the same on one device as on many.
+which mean the same on one device as on many. The step's values are compared with a float64
+NumPy reference with its products at full float32 precision (``_device.full_precision``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from check_solution import check
 
 # Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
+from _checks._device import full_precision
+
 from jitkit import count_compiles
 
 RATE = 0.1
@@ -121,7 +124,8 @@ def _stepped(module, mesh):
 
 @check(f"train_step is one gradient step (rate {RATE}) on the mean squared error of x @ w + b")
 def one_step(module):
-    new = _stepped(module, _mesh())
+    with full_precision():  # a TPU's default bfloat16 products would move the fourth digit
+        new = _stepped(module, _mesh())
     want_w, want_b = _reference(1)
     got_w, got_b = np.asarray(new["w"], np.float64), float(new["b"])
     assert np.allclose(got_w, want_w, atol=1e-5) and abs(got_b - want_b) < 1e-5, (
