@@ -147,6 +147,12 @@ HINTS = (
     ("TracerIntegerConversionError", CONCRETE),
     ("Shapes must be 1D sequences of concrete values", CONCRETE),
     (
+        "ShardingTypeError",
+        "on a mesh's Explicit axes JAX must know how every array is split; put each argument "
+        "on the mesh with jax.device_put(x, NamedSharding(mesh, spec)), PartitionSpec() for "
+        "the parameters",
+    ),
+    (
         "Non-hashable static arguments",
         "a static argument must be hashable, a Python int, float, str or tuple, not an array; "
         "pass a plain Python value, or leave that argument traced",

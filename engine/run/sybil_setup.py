@@ -1,12 +1,14 @@
 """Sybil set-up: every runnable block of every page under docs/ is a test, parsed and run as the
 build does (page order, one namespace per page), or reporting the build's run of it
-(``engine.run.record``; the root ``conftest.py`` calls ``use_record``).
+(``engine.run.record``; the root ``conftest.py`` calls ``use_record``). A page that starts JAX's
+backend its own way reports a run of it in a process of its own (``starts_its_own_backend``).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 import warnings
 from pathlib import Path
 
@@ -19,10 +21,16 @@ from engine.page.syntax import line_starts
 from engine.run import record
 from engine.run.cache import code_key
 from engine.run.execute import execute_block, leftover_message, new_namespace
+from engine.run.pages import run_page
 from engine.run.results import PageFailure
 
 STATE_KEY = "__jitdocs_state__"
 _record: dict = {}  # (page, code key) -> its blocks' runs in the build, from use_record()
+_own_runs: dict = {}  # (page, code key) -> its blocks' runs in a process of its own
+# An option JAX reads once, when its backend starts at the first computation: set by a page's
+# first block (jax_num_cpu_devices, several CPU devices), it needs a process whose backend has
+# not started yet, as the build gives each page. The test process runs every page in one.
+BACKEND_OPTION = re.compile(r"""jax\.config\.update\(\s*["'](jax_num_cpu_devices)["']""")
 
 
 def use_record(source: Path | None) -> None:
@@ -42,7 +50,12 @@ def parse_blocks(document: Document):
     page = parse_page(Path(document.path).resolve().relative_to(ROOT).as_posix(), body, offset)
     starts = line_starts(document.text)
     runs = recorded_runs(page)
-    check = evaluate if runs is None else functools.partial(report_build_run, runs)
+    if runs is not None:
+        check = functools.partial(report_build_run, runs)
+    elif starts_its_own_backend(page):
+        check = functools.partial(report_own_run, page)
+    else:
+        check = evaluate
     for block in page.blocks:
         # The test id names the line the failure message names: the fence's (or directive's).
         start = max(block.start + shift, starts[block.line - 1])
@@ -64,6 +77,28 @@ def report_build_run(runs: dict[int, record.BlockRun], example) -> None:
         pytest.fail(run.message, pytrace=False)
     if run.status == record.NOT_RUN:
         pytest.skip(run.message)
+
+
+def starts_its_own_backend(page: Page) -> bool:
+    """Does the page's first block set an option JAX reads only as its backend starts?"""
+    return bool(page.blocks) and BACKEND_OPTION.search(page.blocks[0].source) is not None
+
+
+def own_process_runs(page: Page) -> dict[int, record.BlockRun]:
+    """The page run once, as the build runs it, in a process of its own; block by block."""
+    key = (page.path, code_key(page))
+    if key not in _own_runs:
+        try:
+            runs = record.passed_runs(page, run_page(page))
+        except PageFailure as error:
+            runs = record.failed_runs(page, error.failure)
+        _own_runs[key] = {run.line: run for run in runs}
+    return _own_runs[key]
+
+
+def report_own_run(page: Page, example) -> None:
+    """Pass, fail or skip as the block did in the page's run in a process of its own."""
+    report_build_run(own_process_runs(page), example)
 
 
 def evaluate(example) -> None:

@@ -42,6 +42,7 @@ PAGES = (
     "docs/beyond/callbacks.md",
     "docs/beyond/compile-time.md",
     "docs/beyond/accelerators.md",
+    "docs/beyond/many-devices.md",
 )
 # What page processes need besides JAX: the engine's parser (mkdocs' front matter), charts, Sybil.
 RUN_LAYER = (

@@ -29,6 +29,7 @@ EXERCISES = [  # the checkers of docs/practice/exercises.md, whose solutions are
     "shrink_the_trace",
     "stable_logsumexp",
     "device_sgd",
+    "data_parallel",
 ]
 EXERCISE_FILES = SNIPPETS / "exercises"
 WRONG = ROOT / "tests" / "solutions"
