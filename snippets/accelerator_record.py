@@ -58,3 +58,12 @@ def device_label(record: dict) -> str:
     kind = re.search(r"\((.+?),", record.get("device", ""))
     name = kind[1] if kind else record.get("device", "accelerator")
     return f"{KINDS.get(name, name)} (recorded {record.get('date', 'on an unknown date')})"
+
+
+def floor_label(record: dict) -> str:
+    """``an empty jitted call there: 565 µs``: the per-call floor measured when the page was
+    recorded, under which no call there goes; says so when that recording did not measure it."""
+    floor = record.get("floor") or {}
+    if not floor.get("empty_call_us"):
+        return "its per-call floor not recorded"
+    return f"an empty jitted call there: {floor['empty_call_us']:,.0f} µs"

@@ -102,10 +102,18 @@ def load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
-def run_checks(exercise_id: str, solution: ModuleType) -> list[Result]:
-    """Run every check of ``exercise_id`` against an imported solution module."""
+def run_checks(exercise_id: str, solution: ModuleType, until: str | None = None) -> list[Result]:
+    """Run every check of ``exercise_id`` against an imported solution module; with ``until``,
+    only the checks up to the one it describes, in order. A check's result depends on the checks
+    before it (what they compiled, say), never on those after: theirs are the full run's."""
+    checks = checks_for(exercise_id)
+    if until is not None:
+        descriptions = [item.description for item in checks]
+        if until not in descriptions:
+            raise CheckError(f"'{until}' is not a check of {exercise_id}: {descriptions}")
+        checks = checks[: descriptions.index(until) + 1]
     results = []
-    for item in checks_for(exercise_id):
+    for item in checks:
         try:
             item.run(solution)
         except NotChecked as reason:

@@ -1,12 +1,14 @@
 """What several test files use, defined once (tests/test_helpers_once.py keeps it so).
 
-- The site's pages: ``site_page(path)`` reads one once a run (read only).
+- The site's pages: ``site_page(path)`` reads one once a run (read only); ``mkdocs_config``
+  and ``site_markdown``: mkdocs.yml, and the Markdown it configures (``rendered_h1s``).
 - Made-up pages: ``page(text)`` parses one, ``fence`` writes a block, ``recording`` a block
   that records when its page ran.
 - Throwaway projects built with the real hook: ``CONFIG_FOR``/``CONFIG`` (their mkdocs.yml),
   ``mkdocs_build`` (the command, in a folder), ``build_one_page`` (a project of one page).
 - The checkers (``snippets/check_solution.py``): ``run_cli`` runs it as ``nox -s check`` does,
-  ``results_by_description``, and ``named_check`` (the check a wrong solution names).
+  and ``results_by_description`` (``engine.tools.solutions`` finds the solutions, and the check
+  a wrong solution names).
 - ``root_conftest``: the project's conftest.py as a module.
 
 Standard library and engine only at import: tests/conftest.py's unit tests import this module
@@ -15,7 +17,6 @@ too, and must not start JAX.
 
 from __future__ import annotations
 
-import ast
 import fcntl
 import functools
 import importlib.util
@@ -28,8 +29,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import check_solution  # the learner runtime (pytest's pythonpath has snippets/)
-from check_solution import run_checks
+import markdown
+import yaml
+
+from check_solution import run_checks  # the learner runtime (pytest's pythonpath has snippets/)
 from engine.page.model import ROOT
 from engine.page.parser import page_paths, parse_page, read_page
 
@@ -57,6 +60,36 @@ def site_page(path: str):
 def site_pages() -> list:
     """Every page of the site, as ``read_pages([])`` reads them, each read once a run."""
     return [site_page(path) for path in page_paths()]
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    """mkdocs.yml's tags (`!ENV`) read as None: what is read here names no variable."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+@functools.cache
+def mkdocs_config() -> dict:
+    """The project's mkdocs.yml as YAML, without MkDocs (read only)."""
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
+
+
+def site_markdown() -> markdown.Markdown:
+    """Python-Markdown with the site's extensions as mkdocs.yml lists them, but the engine's
+    (which renders a page from its run): how the site reads a page's Markdown."""
+    names, configs = [], {}
+    for item in mkdocs_config()["markdown_extensions"]:
+        name, options = next(iter(item.items())) if isinstance(item, dict) else (item, {})
+        if not name.startswith("engine."):
+            names.append(name)
+            configs[name] = options or {}
+    return markdown.Markdown(extensions=names, extension_configs=configs)
+
+
+def rendered_h1s(text: str) -> int:
+    """How many <h1> the site's Markdown makes of ``text``."""
+    return len(re.findall(r"<h1[ >]", site_markdown().convert(text)))
 
 
 # ---------------------------------------------------------------- made-up pages
@@ -171,28 +204,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 def results_by_description(check_id: str, module, until: str | None = None) -> dict:
     """Each check's result for a solution module, by the check's description; with ``until``,
-    only the checks up to that one, in order: a check's result depends on the checks before it
-    (what they compiled, say), never on those after, so these are the full run's results."""
-    if until is None:
-        return {result.description: result for result in run_checks(check_id, module)}
-    checks = check_solution.checks_for(check_id)
-    descriptions = [item.description for item in checks]
-    assert until in descriptions, f"'{until}' is not a check of {check_id}: {descriptions}"
-    prefix = checks[: descriptions.index(until) + 1]
-    real = check_solution.checks_for
-    check_solution.checks_for = lambda exercise: prefix  # what run_checks runs, in order
-    try:
-        return results_by_description(check_id, module)
-    finally:
-        check_solution.checks_for = real
-
-
-def named_check(path: Path) -> str:
-    """The check a wrong solution must fail: its docstring's one ``Fails: <check>`` line."""
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    named = re.findall(r"^Fails:(.+)$", doc, re.MULTILINE)
-    assert len(named) == 1, f"{path}: the docstring needs one 'Fails: <check>' line"
-    return named[0].strip()
+    only the checks up to that one (``run_checks``' ``until``), whose results are the full run's."""
+    results = run_checks(check_id, module, until=until)
+    return {result.description: result for result in results}
 
 
 # ---------------------------------------------------------------- the project's conftest.py

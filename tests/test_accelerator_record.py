@@ -36,6 +36,13 @@ def test_seconds_after_reads_the_first_duration_in_each_unit(line, seconds):
 
 
 @pytest.mark.unit
+def test_the_floor_label_says_what_an_empty_call_took_or_that_it_is_not_recorded():
+    page = {"floor": {"empty_call_us": 1565.2, "call_returns_us": 121.4}}
+    assert record.floor_label(page) == "an empty jitted call there: 1,565 µs"
+    assert record.floor_label({}) == "its per-call floor not recorded"  # no number it lacks
+
+
+@pytest.mark.unit
 def test_a_missing_or_ambiguous_record_names_the_data_file(tmp_path):
     data = tmp_path / "accelerator.json"
     with pytest.raises(record.RecordMissing, match="no such file"):

@@ -182,6 +182,23 @@ def test_the_shape_check_compares_shapes_only(tmp_path):
     assert not results[values].passed
 
 
+def test_a_bug_is_named_only_when_the_result_points_to_it():
+    """model_class blames weights baked into a shared program only when the second object got
+    the first one's result; another wrong result (no bias added) gets expected and got alone."""
+    second = "a second Affine with new weights compiles nothing and gives its own result"
+    wrong = ROOT / "tests" / "solutions" / "model_class"
+    said = {
+        name: results_by_description(
+            "model_class", load_module(wrong / f"{name}.py", f"named_{name}"), until=second
+        )[second]
+        for name in ("wrong_hash_by_activation", "wrong_no_bias")
+    }
+    assert not any(result.passed for result in said.values())
+    baked = "baked in the first object's weights"
+    assert baked in said["wrong_hash_by_activation"].message
+    assert baked not in said["wrong_no_bias"].message, said["wrong_no_bias"].message
+
+
 # ---------------------------------------------------------------- the command line
 
 

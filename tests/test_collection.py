@@ -12,11 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.page.model import ROOT, page_slug
 from engine.run.sybil_setup import docs as docs_sybil
-from tests.helpers import site_page
+from tests.helpers import mkdocs_config, site_page
 
 pytestmark = pytest.mark.unit  # tests/conftest.py: what `nox -s unit` runs
 
@@ -99,15 +98,7 @@ def test_page_slugs_are_unique():
 def course_pages() -> list[tuple[str, str]]:
     from engine.site.practice import course_nav
 
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
-    return course_nav(config["nav"])
-
-
-class _AnyTagLoader(yaml.SafeLoader):
-    pass
-
-
-_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return course_nav(mkdocs_config()["nav"])
 
 
 @pytest.mark.page_rule

@@ -3,8 +3,9 @@ message, every plausible wrong solution in ``tests/solutions/<exercise-id>/``.
 
 A wrong solution's docstring names the check it must fail on a line ``Fails: <description>``.
 Other checks may fail too; the named one must, with an "expected ... got ..." message of its
-own rather than a crash. The command line is tested as ``nox -s check`` runs it: from the
-project root, with nothing added to ``PYTHONPATH``.
+own rather than a crash. ``engine.tools.solutions`` finds the solutions and the named checks.
+The command line is tested as ``nox -s check`` runs it: from the project root, with nothing
+added to ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -16,24 +17,16 @@ from timing_marks import checks_up_to_measure_time, exercises, timed_if
 
 from check_solution import checks_for, load_module, run_checks
 from engine.page.model import ROOT
+from engine.tools.solutions import (
+    EXERCISES,
+    exercise_solution,
+    exercise_starter,
+    named_check,
+    wrong_solutions,
+)
 from tests import tiers
-from tests.helpers import named_check, results_by_description, run_cli
+from tests.helpers import results_by_description, run_cli
 
-EXERCISES = [
-    "tax_brackets",
-    "newton_sqrt",
-    "recompile_detective",
-    "training_loop",
-    "model_class",
-    "aot_signature",
-    "positive_summary",
-    "host_lookup",
-    "shrink_the_trace",
-    "stable_logsumexp",
-    "device_sgd",
-]
-SOLUTIONS = ROOT / "snippets" / "exercises"
-WRONG = ROOT / "tests" / "solutions"
 # Checks no wrong solution needs to trip, and why.
 UNTESTED = {
     ("recompile_detective", "call 1 predicted right"): "nobody expects a first call to be cached",
@@ -41,8 +34,8 @@ UNTESTED = {
 }
 
 
-def wrong_solutions() -> list[Path]:
-    return sorted(path for name in EXERCISES for path in (WRONG / name).glob("wrong_*.py"))
+def every_wrong_solution() -> list[Path]:
+    return [path for name in EXERCISES for path in wrong_solutions(name)]
 
 
 def wrong_solutions_marked() -> list:
@@ -50,7 +43,7 @@ def wrong_solutions_marked() -> list:
     tier runs one per checker (tests/tiers.py), and all of a checker whose files changed."""
     marked = [
         timed_if(path, checks_up_to_measure_time(path.parent.name, named_check(path)))
-        for path in wrong_solutions()
+        for path in every_wrong_solution()
     ]
     return tiers.one_per(marked, lambda path: path.parent.name, solution_subjects)
 
@@ -81,14 +74,14 @@ def load(path: Path):
 
 @pytest.mark.parametrize("exercise", sampled_exercises())
 def test_reference_solution_passes_every_check(exercise):
-    results = run_checks(exercise, load(SOLUTIONS / f"{exercise}.py"))
+    results = run_checks(exercise, load(exercise_solution(exercise)))
     assert all(result.passed for result in results), "\n".join(map(str, results))
 
 
 @pytest.mark.parametrize("exercise", sampled_exercises())
 def test_starter_fails_with_a_message_for_every_check(exercise):
     """The skeleton a learner starts from runs, and no check passes it by accident."""
-    results = run_checks(exercise, load(SOLUTIONS / f"{exercise}_starter.py"))
+    results = run_checks(exercise, load(exercise_starter(exercise)))
     assert results and not any(result.passed for result in results)
     assert all(result.message for result in results)
 
@@ -111,7 +104,7 @@ def test_wrong_solution_fails_the_named_check(path: Path):
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_every_check_is_tripped_by_some_wrong_solution(exercise):
-    tripped = {named_check(path) for path in (WRONG / exercise).glob("wrong_*.py")}
+    tripped = {named_check(path) for path in wrong_solutions(exercise)}
     for item in checks_for(exercise):
         if (exercise, item.description) in UNTESTED:
             continue
@@ -121,7 +114,7 @@ def test_every_check_is_tripped_by_some_wrong_solution(exercise):
 @pytest.mark.unit
 def test_wrong_solutions_are_several_per_exercise():
     for exercise in EXERCISES:
-        assert len(list((WRONG / exercise).glob("wrong_*.py"))) >= 3, exercise
+        assert len(wrong_solutions(exercise)) >= 3, exercise
 
 
 # ---------------------------------------------------------------- the command line

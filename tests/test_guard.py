@@ -1,5 +1,6 @@
 """Page code cannot change the project (engine/run/guard.py), and the temporary root the sessions
-use stays short wherever the project is (engine/tools/temp_root.py). Issue #38.
+use stays short wherever the project is (engine/tools/temp_root.py). Issue #38; who changed the
+project, a page or its user (engine/run/watch.py): issue #71.
 
 Every project here is a folder made for the test: nothing in these tests can touch this
 checkout, even on an engine without the guard. tests/browser/test_checkout_path.py builds a
@@ -9,18 +10,22 @@ copy of the real project instead.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from engine.run import watch
 from engine.run.guard import Tree, refusing_writes
 from engine.run.pages import ProjectChanged, execute_pages
 from engine.run.results import PageFailure
 from engine.tools import temp_root
-from tests.helpers import fence, page
+from tests.helpers import fence, page, recording
 
 README = b"# A project\n"
 
@@ -125,7 +130,11 @@ def test_a_block_that_appends_to_the_readme_fails_at_its_line_and_the_file_is_un
     assert (project / "README.md").read_bytes() == README
 
 
-def test_a_change_made_by_another_process_fails_naming_the_page_and_how_to_undo_it(
+def offered_commands(message: str) -> list[str]:
+    return [line.strip() for line in message.splitlines() if line.startswith("    ")]
+
+
+def test_a_change_made_by_another_process_fails_naming_the_page_and_offers_only_a_diff(
     project, tmp_path
 ):
     code = (
@@ -137,14 +146,100 @@ def test_a_change_made_by_another_process_fails_naming_the_page_and_how_to_undo_
     with pytest.raises(ProjectChanged) as caught:
         execute_pages([demo], cache_dir=tmp_path / "cache", report=print, project=project)
     message = str(caught.value)
-    assert message.startswith("docs/demo/test-page.md: the project changed while the page ran")
-    assert "README.md (changed)" in message and "docs/new.md (added)" in message
-    undo = [line.strip() for line in message.splitlines() if line.startswith("    ")]
-    assert len(undo) == 2, message
-    for command in undo:
-        subprocess.run(command, shell=True, cwd=project, check=True)
-    assert (project / "README.md").read_bytes() == README
-    assert not (project / "docs" / "new.md").exists()
+    assert message.startswith("docs/demo/test-page.md: the page changes the project: ")
+    assert "README.md (changed), docs/new.md (added)" in message  # during the build
+    # Run again alone, it appended once more: a command that copied the old README back would
+    # also throw away whatever the user had changed since; only a read-only diff is offered.
+    assert (project / "README.md").read_bytes() == README + b"more\nmore\n"
+    offered = offered_commands(message)
+    assert offered and all(command.startswith("diff -u ") for command in offered), message
+    shown = subprocess.run(offered[0], shell=True, cwd=project, capture_output=True, text=True)
+    assert shown.returncode == 1 and "+more" in shown.stdout  # diff: 1 means the files differ
+    assert (project / "README.md").read_bytes() == README + b"more\nmore\n"
+
+
+def test_of_two_pages_side_by_side_the_one_that_writes_is_named(project, tmp_path):
+    """Both ran when the README changed; the one that started first is innocent."""
+    log = tmp_path / "log"
+    log.mkdir()
+    append = "import subprocess\nsubprocess.run('echo x >> README.md', shell=True, check=True)"
+    quiet = page("# Quiet\n\n" + recording(log, "quiet", ("writer",)), "docs/a/quiet.md")
+    writer = page("# Writer\n\n" + recording(log, "writer", ("quiet",), append), "docs/b/writer.md")
+    with pytest.raises(ProjectChanged) as caught:
+        execute_pages([quiet, writer], cache_dir=tmp_path / "cache", report=print, project=project)
+    assert str(caught.value).startswith("docs/b/writer.md: the page changes the project: README.md")
+    assert caught.value.failure.page == "docs/b/writer.md"
+
+
+def test_a_users_edit_while_its_page_runs_is_named_as_theirs_kept_and_the_page_cached(
+    project, tmp_path
+):
+    """The page waits while the test, standing for the user's editor, saves the page; the build
+    runs the page again alone, which changes nothing, so the edit was the user's."""
+    log = tmp_path / "log"
+    log.mkdir()
+    go = log / "go.started"  # the page waits for it, as for a page beside it
+    demo = page("# Demo\n\n" + recording(log, "demo", ("go",)))
+    edited = "# Page\n\nA sentence the user typed during the build.\n"
+
+    def user() -> None:
+        deadline = time.monotonic() + 60
+        while not (log / "demo.started").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        (project / "docs" / "page.md").write_text(edited)
+        go.write_text("")
+
+    editor = threading.Thread(target=user)
+    editor.start()
+    reports: list[str] = []
+    cache = tmp_path / "cache"
+    execute_pages([demo], cache_dir=cache, report=reports.append, project=project)
+    editor.join()
+    said = "\n".join(reports)
+    assert "changed docs/page.md (changed) during the build" in said, said
+    assert "docs/demo/test-page.md, which ran then, changed nothing when run again alone" in said
+    assert "Your change is kept" in said
+    assert not re.search(r"(^|\s)(cp|mv|rm) ", said), said  # nothing offers to overwrite it
+    assert (project / "docs" / "page.md").read_text() == edited
+    again: list[str] = []
+    execute_pages([demo], cache_dir=cache, report=again.append, project=project)
+    assert "cached" in again[0], again  # the run was kept: its code is what it ran
+
+
+@pytest.mark.unit
+def test_a_change_while_no_page_ran_is_the_users_and_runs_nothing_again(project, monkeypatch):
+    monkeypatch.setattr(watch, "SLACK_NS", 20_000_000)  # file times lag by a tick at most
+    seen = watch.ProjectWatch(project, project / ".cache")
+    first, second = page("# First\n", "docs/a/first.md"), page("# Second\n", "docs/b/second.md")
+    seen.started(first)
+    assert seen.ended(first) is None
+    time.sleep(0.1)
+    (project / "README.md").write_text("# Edited between two pages\n")
+    time.sleep(0.1)
+    seen.started(second)
+    change = seen.ended(second)
+    assert change.files == {"README.md": "changed"} and change.suspects == []
+    assert seen.judge(lambda path: pytest.fail(f"ran {path} again")) is None
+    assert "no page was running then" in seen.users_edit()
+
+
+@pytest.mark.unit
+def test_a_page_that_rewrites_a_file_with_the_same_bytes_is_still_caught(project):
+    seen = watch.ProjectWatch(project, project / ".cache")
+    demo = page("# Demo\n")
+    seen.started(demo)
+    (project / "README.md").write_text("# Changed\n")
+    change = seen.ended(demo)
+    assert change.suspects == [demo.path]
+
+    def rerun(path: str) -> None:
+        time.sleep(0.05)  # a page's run outlasts a tick of the clock that stamps files
+        (project / "README.md").write_text("# Changed\n")
+
+    failure = seen.judge(rerun)
+    assert failure.page == demo.path and "README.md (changed)" in failure.summary
+    saved = seen.saved["README.md"]
+    assert saved.read_bytes() == README and saved.is_relative_to(project / ".cache")
 
 
 def test_a_changed_project_is_not_cached_so_the_next_build_runs_the_page_again(project, tmp_path):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import timing_marks
-from test_exercises import EXERCISES
 from test_lessons import LESSONS
 from test_notebooks import PAGES, imported_modules, install_line, reaches_outside, top_level_modules
 
@@ -23,6 +22,7 @@ from engine.run.environment import locked_versions
 from engine.run.imports import project_files
 from engine.site import render, setup_steps
 from engine.site.notebooks import build_notebook, dumps
+from engine.tools.solutions import references
 from tests.helpers import site_page
 
 SETUP = "about/run-it-yourself.md"
@@ -144,15 +144,10 @@ def test_the_repository_link_is_filled_by_the_deploy_workflow_and_makes_no_reque
 # ---------------------------------------------------------------- checking outside a clone
 
 
-def reference_solutions() -> dict[str, Path]:
-    found = {name: ROOT / "snippets" / "exercises" / f"{name}.py" for name in EXERCISES}
-    found |= {lesson.id: lesson.solution for lesson in LESSONS}
-    return found
-
-
 @pytest.mark.unit
 def test_every_exercise_and_lesson_has_a_reference_solution():
-    assert set(reference_solutions()) == set(exercise_ids())
+    assert set(references()) == set(exercise_ids())
+    assert all(path.is_file() for path in references().values())
 
 
 @pytest.fixture
@@ -187,9 +182,7 @@ def check_py_runs() -> list[str]:
     test_check_py_bundles_every_checker_with_what_it_imports and by the reference solution's
     in-process run (test_exercises.py, test_lessons.py): the same checker text, the same JAX."""
     kinds: dict[frozenset, str] = {}
-    ordered = sorted(
-        reference_solutions(), key=lambda i: (timing_marks.checker_measures_time(i), i)
-    )
+    ordered = sorted(references(), key=lambda i: (timing_marks.checker_measures_time(i), i))
     for exercise in ordered:
         kind = frozenset(reaches_outside((CHECKS / f"{exercise}.py").read_text(encoding="utf-8")))
         kinds.setdefault(kind, exercise)
@@ -204,22 +197,22 @@ def test_check_py_bundles_every_checker_with_what_it_imports():
     script = setup_steps.checker_script()
     bundled = project_files(["from check_solution import checks_for"])
     assert all(f"{name!r}: {text!r}," in script for name, text in bundled.items())
-    for exercise in reference_solutions():
+    for exercise in references():
         assert f"snippets/_checks/{exercise}.py" in bundled, exercise
     modules = {Path(name.removeprefix("snippets/")).parts[0] for name in bundled}
     installed = set().union(*(top_level_modules(pin.split("==")[0]) for pin in setup_pins()))
     known = set(sys.stdlib_module_names) | installed | {m.removesuffix(".py") for m in modules}
-    sources = [*bundled.values(), *(p.read_text() for p in reference_solutions().values())]
+    sources = [*bundled.values(), *(p.read_text() for p in references().values())]
     needed = set().union(*map(imported_modules, sources))
     assert needed <= known, f"imports neither installed, bundled nor standard: {needed - known}"
-    assert len(check_py_runs()) < len(reference_solutions()) / 2
+    assert len(check_py_runs()) < len(references()) / 2
 
 
 @pytest.mark.parametrize("exercise", timing_marks.exercises(check_py_runs()))
 def test_check_py_passes_each_reference_solution_in_a_fresh_venv(site_checker, exercise):
     """The set-up page's packages, check.py from the site, an answer file: nothing else. One
     checker per kind (check_py_runs); the bundle test proves the others."""
-    done = site_checker(exercise, reference_solutions()[exercise])
+    done = site_checker(exercise, references()[exercise])
     assert done.returncode == 0, f"{exercise}:\n{done.stdout}{done.stderr}"
     assert re.fullmatch(r"\d+ passed, 0 failed", done.stdout.splitlines()[-1])
 

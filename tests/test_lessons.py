@@ -13,54 +13,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from check_solution import checks_for, load_module, run_checks
-from engine.page.model import ROOT, page_slug
+from engine.page.model import ROOT
+from engine.tools.solutions import TRACK, Lesson, named_check, read_track, wrong_solutions
 from tests import tiers
-from tests.helpers import named_check, results_by_description, run_cli
-
-TRACK = ROOT / "docs" / "track"
-SOLUTIONS = ROOT / "tests" / "solutions"
-ROW = re.compile(
-    r"^\|\s*(?P<step>\d+)\s*\|\s*\[(?P<title>[^\]]+)\]\((?P<file>[a-z0-9-]+\.md)\)\s*\|"
-    r"\s*(?P<level>Easy|Medium|Hard)\s*\|.*data-lesson=\"(?P<id>\w+)\"",
-    re.MULTILINE,
-)
-
-
-@dataclass(frozen=True)
-class Lesson:
-    step: int
-    title: str
-    file: str
-    level: str
-    id: str
-
-    @property
-    def page(self) -> Path:
-        return TRACK / self.file
-
-    @property
-    def solution(self) -> Path:
-        return ROOT / "snippets" / page_slug(self.file) / "solution.py"
-
-
-def read_track() -> list[Lesson]:
-    text = (TRACK / "index.md").read_text(encoding="utf-8")
-    return [
-        Lesson(int(m["step"]), m["title"], m["file"], m["level"], m["id"])
-        for m in ROW.finditer(text)
-    ]
-
+from tests.helpers import results_by_description, run_cli
 
 LESSONS = read_track()
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
-WRONG = sorted(path for lesson in LESSONS for path in (SOLUTIONS / lesson.id).glob("wrong_*.py"))
+WRONG = [path for lesson in LESSONS for path in wrong_solutions(lesson.id)]
 
 
 def lesson_id(lesson: Lesson) -> str:
@@ -173,7 +139,7 @@ def test_starter_code_runs_but_does_not_pass(lesson: Lesson, tmp_path: Path):
 @pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS, ids=lesson_id)
 def test_each_lesson_has_several_wrong_solutions(lesson: Lesson):
-    wrong = sorted((SOLUTIONS / lesson.id).glob("wrong_*.py"))
+    wrong = wrong_solutions(lesson.id)
     assert len(wrong) >= 4, f"{lesson.id}: {[p.name for p in wrong]}"
 
 

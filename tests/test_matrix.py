@@ -10,9 +10,11 @@ from timing_marks import runs_every_page
 
 from engine.page.model import ROOT
 from engine.page.parser import parse_page, read_pages
+from engine.page.policy import policy
 from engine.run import compatibility, environment, pages
-from engine.run.results import NOT_RUN, Failure, Kind
-from engine.site import version_notes
+from engine.run.results import NOT_RUN, Failure, Kind, Outcome, PageResult
+from engine.site import run_step, version_notes
+from engine.site.render import Site
 from engine.tools import drift, matrix
 from tests.helpers import fence, page
 
@@ -189,6 +191,63 @@ def test_the_pinned_column_agrees_with_the_live_build():
             recorded = pinned["verdicts"].get(compatibility.recorded_id(data, pinned, claim_id))
             if recorded is not None:  # else "not yet checked", which the site says
                 assert recorded["verdict"] == found["verdict"], (claim_id, recorded)
+
+
+def pinned_cells(notes: str, data: dict) -> dict[str, str]:
+    """Each table row of the rendered version notes (its first cell) and its pinned JAX cell."""
+    names = [f"JAX {r['jax']}" for r in compatibility.tested(data)]
+    from_end = len(names) - names.index(f"JAX {PINNED}")  # the release cells end each row
+    rows = [line.strip() for line in notes.splitlines() if line.strip().startswith("| [")]
+    return {row.split(" | ")[0]: row.rstrip("|").split("|")[-from_end].strip() for row in rows}
+
+
+@runs_every_page
+def test_every_page_the_build_ran_shows_its_claims_holding_on_the_pinned_jax():
+    """A page newer than the matrix's last run showed a dash in the pinned column and no badge; its
+    claims ran in this very build, so the site renders the build's own verdicts there."""
+    every_page = read_pages([])
+    site = Site(ROOT, pages={p.path: p for p in every_page})
+    site.results = pages.execute_pages(every_page, report=lambda line: None)  # the docs build's
+    data = run_step.with_this_run(site, compatibility.load(ROOT / compatibility.DATA))
+    notes = version_notes.render(site.pages, data, site.environment(), version_notes.NOTES_PAGE)
+    cells = pinned_cells(notes, data)
+    assert len(cells) == sum(len(p.claims) for p in every_page)
+    assert set(cells.values()) == {"✓"}, [row for row, cell in cells.items() if cell != "✓"]
+    for p in every_page:
+        badge = version_notes.title_badge(p, data)
+        if p.claims and p.path.startswith(policy().noted_pages):
+            count = "The claim holds" if len(p.claims) == 1 else f"All {len(p.claims)} claims hold"
+            assert badge.startswith(f"\n[✓ {count} on the pinned JAX {PINNED}]("), (p.path, badge)
+
+
+@pytest.mark.unit
+def test_the_build_s_own_run_is_the_pinned_column_of_a_page_the_matrix_has_not_run(demo_data):
+    demo, data = demo_data
+    for found in data["releases"][1:]:
+        found["verdicts"] = {}  # the page is newer than the matrix's last run
+    notes = version_notes.NOTES_PAGE
+    before = version_notes.render({demo.path: demo}, data, {"jax": PINNED}, notes)
+    assert set(pinned_cells(before, data).values()) == {version_notes.DASH}  # what was shown
+    assert version_notes.page_badge(demo, data, demo.path).startswith("[2 claims not yet")
+
+    ran = PageResult([Outcome() for _ in demo.blocks], {"jax": PINNED, "produced": "now"})
+    site = Site(ROOT, pages={demo.path: demo}, results={demo.path: ran})
+    shown = run_step.with_this_run(site, data)
+    after = version_notes.render({demo.path: demo}, shown, {"jax": PINNED}, notes)
+    assert set(pinned_cells(after, shown).values()) == {"✓"}
+    assert f'"Demo: 2 claims, all hold on JAX {PINNED}, 2 not yet checked on other' in after
+    badge = version_notes.page_badge(demo, shown, demo.path)
+    assert badge.startswith(f"[✓ All 2 claims hold on the pinned JAX {PINNED}](")
+    assert "[2 claims not yet checked on other releases](" in badge
+    assert version_notes.page_note(demo, shown, demo.path) == (
+        f"2 claims on this page hold on the pinned JAX {PINNED} and are not yet checked on "
+        "other releases."
+    )
+    assert data["releases"][2]["verdicts"] == {}  # the file's data is left as it was
+    elsewhere = {**ran.environment, "jax": "0.11.2"}  # a build with another JAX: its own column
+    site.results = {demo.path: PageResult(ran.outcomes, elsewhere)}
+    assert run_step.with_this_run(site, data)["releases"][2]["verdicts"] == {}
+    assert run_step.with_this_run(site, data)["releases"][1]["verdicts"]
 
 
 @pytest.mark.unit

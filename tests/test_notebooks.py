@@ -48,11 +48,13 @@ from nbclient.exceptions import CellExecutionError
 from engine.page.model import ROOT
 from engine.page.parser import read_page
 from engine.page.policy import wants_notebook
+from engine.run import accelerator
 from engine.run.environment import locked_versions
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome
 from engine.run.timing import measures_time
+from engine.site import differences
 from engine.site.notebooks import (
     _runnable,
     build_notebook,
@@ -185,6 +187,8 @@ def features_of(notebook: dict) -> set[str]:
     features = {"install " + " ".join(install_line(notebook))}
     features |= {"%%writefile"} if any(s.startswith("%%writefile") for s in sources) else set()
     features |= {"a chart"} if any("plt." in source for source in sources) else set()
+    wraps = any(source.startswith(f"with {accelerator.WRAPPER}(") for source in sources)
+    features |= {"a recorded difference"} if wraps else set()
     return features | ({"a raising cell"} if "raises-exception" in tags else set())
 
 
@@ -263,9 +267,16 @@ def test_notebook_is_the_code_the_build_ran(page_path: str):
     stands on); a notebook it cannot speak for is in REAL_RUNS."""
     page, notebook = site_page(page_path), notebook_of(page_path)
     cells = code_cells(notebook)
+    # a claim recorded as not holding on a TPU or another JAX runs wrapped (test_differences.py)
+    wrapped = differences.wrapped_blocks(page, differences.from_files(page, ROOT))
+    unwrapped = {accelerator.unwrapped(cell["source"]).rstrip("\n"): cell for cell in cells}
+    assert len(unwrapped) == len(cells)
     if page_path not in REAL_RUNS:
-        assert [cell["source"] for cell in cells] == [source for _, source in page_order(page)]
-    by_source = {cell["source"]: cell for cell in cells}
+        assert list(unwrapped) == [source for _, source in page_order(page)]
+    for index, source in page_order(page):
+        want = accelerator.wrap(source, wrapped[index]) if index in wrapped else source
+        assert unwrapped[source]["source"].rstrip("\n") == want.rstrip("\n"), source
+    by_source = unwrapped
     for index, source in page_order(page):
         bad = page.blocks[index].bad
         raises = bad is not None and bad.mode == "raises"
@@ -397,12 +408,24 @@ fig, ax = plt.subplots(figsize=(2, 1.5))
 ax.plot([0, 1, 2], [0, 1, 4])
 fig.set_label("A line through three points.")
 ```
+
+<!-- fact: The default backend is not the CPU. -->
+```python
+assert jax.default_backend() != "cpu", "the backend is the CPU"
+```
+
+```python
+print("the cell after a recorded difference ran")
+```
 """
 
 
 @functools.cache
 def kernel_features_notebook() -> dict:
-    return build_notebook(made_up_page(KERNEL_FEATURES_PAGE, "docs/demo/kernel-features.md"))
+    """Its last fact fails on a CPU, as recorded there: the notebook reports it and goes on."""
+    page = made_up_page(KERNEL_FEATURES_PAGE, "docs/demo/kernel-features.md")
+    cpu = {"platform": "cpu", "on": "a CPU", "recorded": "AssertionError: the backend is the CPU"}
+    return build_notebook(page, records={page.claims[-1].id: [cpu]})
 
 
 def real_run_params() -> list:
@@ -468,7 +491,8 @@ def assert_ran_as_a_reader_needs(notebook, name: str, self_checks_at_least: int 
 def test_a_notebook_with_every_kernel_only_feature_runs_top_to_bottom(tmp_path: Path, fresh_venvs):
     """The kernel-only features, run as a chapter's notebook runs (a fresh venv from its install
     line, an empty folder, a reader's environment): a %%writefile cell saves a file the next
-    cell runs, a ❌ cell raises and the run goes on, bundled jitkit imports, a chart shows."""
+    cell runs, a ❌ cell raises and the run goes on, bundled jitkit imports, a chart shows, a
+    check recorded as not holding on this runtime reports it and the next cell runs."""
     notebook = reader_copy(kernel_features_notebook())
     execute(notebook, tmp_path, fresh_venvs.kernel(install_line(notebook)))
     assert_ran_as_a_reader_needs(notebook, "KERNEL_FEATURES_PAGE")
@@ -476,6 +500,11 @@ def test_a_notebook_with_every_kernel_only_feature_runs_top_to_bottom(tmp_path: 
     (chart,) = [cell for cell in notebook.cells if "plt." in cell.source]
     shown = [out for out in chart.outputs if out.output_type == "display_data"]
     assert shown and "image/png" in shown[0].data, chart.outputs
+    wrapped, after = [c for c in notebook.cells if c.cell_type == "code"][-2:]
+    printed = ["".join(out.get("text", "") for out in c.outputs) for c in (wrapped, after)]
+    assert wrapped.source.startswith(f"with {accelerator.WRAPPER}("), wrapped.source
+    assert printed[0].startswith("⚠ This check is recorded as not holding here (cpu"), printed
+    assert printed[1] == "the cell after a recorded difference ran\n"
 
 
 VERSIONS_CELL = """import importlib, importlib.metadata, json

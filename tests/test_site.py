@@ -10,10 +10,11 @@ import pytest
 
 from engine.page import parser
 from engine.page.model import ROOT, MarkupError
+from engine.page.syntax import level_one_headings
 from engine.run.pages import run_page
 from engine.site import run_step
 from engine.site.sections import VOID
-from tests.helpers import PAIR_GOOD, fence, page
+from tests.helpers import PAIR_GOOD, fence, page, rendered_h1s, site_page
 
 # ---------------------------------------------------------------- output
 
@@ -34,6 +35,16 @@ def test_the_extension_renders_a_compile_log_escaped(tmp_path):
     html = markdown.Markdown(extensions=[*extensions, extension.makeExtension()]).convert(demo.text)
     assert "Compiling jit(&lt;lambda&gt;)" in html
     assert "jit(<lambda>)" not in html
+
+
+@pytest.mark.parametrize("path", parser.page_paths())
+def test_every_page_renders_one_h1_where_the_parser_finds_it(path):
+    """The parser found one H1 (site_page would have raised), and so does the site's Markdown:
+    the rule (engine/page/syntax.py) holds on every page. Rendering them all takes seconds, so
+    `nox -s unit` runs the rule's cases (tests/test_page.py), not this."""
+    text = site_page(path).text
+    assert len(list(level_one_headings(text.splitlines(keepends=True)))) == 1
+    assert rendered_h1s(text) == 1
 
 
 # ---------------------------------------------------------------- facts and version notes

@@ -156,7 +156,8 @@ SPECS = (
     _block(
         "device",
         "Its output is also recorded on a TPU (`nox -s accelerator`, into "
-        "`docs/data/accelerator.json`) and shown beside this build's.",
+        "`docs/data/accelerator.json`) and shown beside this build's; under a timing, with what "
+        "an empty jitted call took on the recording machine.",
     ),
     _block(
         "file: NAME.py",

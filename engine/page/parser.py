@@ -25,6 +25,7 @@ from engine.page.syntax import (
     PYTHON_WORDS,
     fence_language,
     find_close,
+    level_one_headings,
     line_starts,
     strip_indent,
 )
@@ -66,6 +67,7 @@ def parse_page(page: str, text: str, line_offset: int = 0, root: Path = ROOT) ->
         i += 1
     if pending:
         raise _dangling(source, pending)
+    _check_one_title(source)
     _check_neighbours(result)
     if page.startswith(policy(root).badged_pages):
         _check_badges(source, sections)
@@ -88,16 +90,55 @@ def _check_neighbours(page: Page) -> None:
     """Every ❌ block is followed directly (nothing but blank lines between) by a ✅ block, and
     every check follows directly the block it proves."""
     for before, after in itertools.pairwise([None, *page.blocks, None]):
-        apart = not (before and after) or page.text[before.end : after.start].strip()
+        between = page.text[before.end : after.start].strip() if before and after else ""
+        apart = not (before and after) or between
         if before and before.bad and (apart or not after.good):
-            raise MarkupError(
-                f"{before.where}: a ❌ 'bad' block must be followed directly by "
-                "a ✅ block marked <!-- good -->"
-            )
+            raise MarkupError(f"{before.where}: {_unpaired(after, between)}")
         if after and after.check and apart:
             raise MarkupError(
                 f"{after.where}: a 'check' block must follow directly the block it checks"
             )
+
+
+PAIR_RULE = (
+    "a ❌ 'bad' block must be followed directly by its ✅ fix, a block marked <!-- good -->, "
+    "with only blank lines between: the site shows the two in one box, which the ❌ block "
+    "opens and the ✅ block closes"
+)
+
+
+def _unpaired(after: Block | None, between: str) -> str:
+    """Why a ❌ block has no ✅ block right after it, and what to do."""
+    if after is None:
+        return f"{PAIR_RULE}. No block follows this one: add its fix below it."
+    if between:
+        text = " ".join(between.split())
+        shown = text if len(text) <= 50 else text[:47] + "..."
+        return (
+            f"{PAIR_RULE}. '{shown}' stands between this block and the next (line "
+            f"{after.line}): move it above the ❌ block, or below the ✅ block."
+        )
+    return (
+        f"{PAIR_RULE}. The next block (line {after.line}) has no <!-- good --> marker: if it "
+        "is the fix, put <!-- good --> on the line above it; if not, write the fix between them."
+    )
+
+
+def _check_one_title(source: _Source) -> None:
+    """A page has one H1, its title; Markdown makes one of any line that starts with '#'."""
+    titles = list(itertools.islice(level_one_headings(source.lines), 2))
+    if len(titles) < 2:
+        return
+    if source.lines[titles[1]].lstrip(" \t").startswith("#"):
+        why = (
+            "Markdown makes one of any line that starts with '#', with or without a space, even "
+            "in the middle of a paragraph. Reflow the paragraph so that no line starts with "
+            "'#' (\"issue #2095\" mid-line), or write '##' for a section"
+        )
+    else:
+        why = "the line of '=' under it makes it one. Remove that line, or write '##' for a section"
+    first = titles[0] + 1 + source.offset
+    raise source.error(titles[1], f"a second H1 (the page's title is line {first}): {why}")
 
 
 def _check_badges(source: _Source, sections: list[int]) -> None:

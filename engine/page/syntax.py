@@ -47,6 +47,55 @@ def outside_fences(lines: list[str]) -> Iterator[str]:
         i += 1
 
 
+# Python-Markdown's headings: a '#' that starts a line (inside a box, after the box's indent)
+# starts an <h1> unless a second '#' follows; no space is needed, and the line may be in the middle
+# of a paragraph. A line of '=' under a block's first line makes that line an <h1> too.
+LEVEL_ONE = re.compile(r"(?:> ?)*#(?!#)")  # in a quote too
+UNDERLINE = re.compile(r"=+ *")
+BOX = re.compile(r"(!!!|\?\?\?\+?|===\+?)\s")  # admonition, details, tab: content 4 spaces in
+LIST_ITEM = re.compile(r"([-*+]|\d+\.) +\S")
+COMMENT_OPEN = re.compile(r"<!--(?!.*-->)")
+
+
+def level_one_headings(lines: list[str]) -> Iterator[int]:
+    """The index of each line that Python-Markdown renders as an <h1>.
+
+    Not in fences or multi-line comments. In a box (``!!!``, ``???``, ``===``) or after a list
+    item, content sits 4 spaces in: a line there is read without them, but a line indented under
+    a list item in the item's own block continues its text. A raw HTML block (no ``markdown``
+    attribute) is read as Markdown here. ``tests/test_page.py`` holds this to Python-Markdown's
+    own render, for every page and for each of these cases.
+    """
+    boxes: list[int] = []  # where the content of each open box or list item starts
+    block: list[str] = []  # the lines of the block so far (a blank line or a fence ends one)
+    listed = -1  # the indent of a list item in this block (-1: none)
+    i = 0
+    while i < len(lines):
+        if end := fence_end(lines, i):
+            i, block, listed = end, [], -1
+            continue
+        line = lines[i].expandtabs(4).rstrip("\n")
+        if COMMENT_OPEN.search(line):
+            i = next((j for j in range(i + 1, len(lines)) if "-->" in lines[j]), len(lines))
+        elif not line.strip():
+            block, listed = [], -1
+        else:
+            text = line.lstrip(" ")
+            indent = len(line) - len(text)
+            while boxes and indent < boxes[-1]:
+                boxes.pop()
+            level = boxes[-1] if boxes else 0
+            if indent == level and not (0 <= listed < indent):
+                underline = len(block) == 1 and UNDERLINE.fullmatch(text)
+                if LEVEL_ONE.match(text) or underline:
+                    yield i - 1 if underline else i
+            if BOX.match(text) or LIST_ITEM.match(text):
+                boxes.append(indent + 4)
+                listed = indent if LIST_ITEM.match(text) else listed
+            block.append(line)
+        i += 1
+
+
 def linked_pages(text: str, page: str) -> set[str]:
     """The Markdown pages ``text`` (from ``page``) links to, as paths like ``page``'s."""
     here = posixpath.dirname(page)

@@ -8,8 +8,10 @@ an output by ``output_id`` (likewise), so a record whose code changed is found b
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from engine.page.claims import normalized
@@ -21,6 +23,79 @@ REFRESH = (
     "nox -s accelerator -- record {page}  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
     "accelerator'); or `nox -s accelerator -- prune` here, and the page shows it as not recorded"
 )
+# A page recorded before the recorder measured the machine's per-call floor is recorded again by
+# a plain `record`, which then keeps the floor with it (engine.tools.accelerator).
+FLOOR_COMMAND = (
+    "nox -s accelerator -- record  (on a TPU machine: MAINTAINERS.md, 'Recording on an "
+    "accelerator'; it records again each page whose record holds no floor)"
+)
+# A duration as the pages print one: "569 µs", "1,553 µs", "0.21 ms", "-102.88 ns", "0.12 sec".
+DURATION = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)? ?(?:ns|µs|us|ms|s|sec)\b")
+
+
+# The line that opens a notebook setup cell's records of where its claims do not hold
+# (engine/site/differences.py); a notebook run's key leaves out what follows it.
+RECORDS_HEAD = "# Some checks below are recorded as not holding on a TPU or under another JAX."
+
+
+# A notebook runs each block of a claim recorded as not holding somewhere inside this context
+# manager (snippets/known_differences.py; engine/site/differences.py says which blocks).
+WRAPPER = "recorded_differences"
+
+
+def wrap(source: str, claim_id: str) -> str:
+    """``source`` inside ``with recorded_differences(claim_id):``. Lines that continue a string
+    across lines are left as they are, so the string's text does not change."""
+    inside = _string_continuations(source)
+    lines = [
+        line if number in inside or not line.strip() else "    " + line
+        for number, line in enumerate(source.rstrip("\n").splitlines(), start=1)
+    ]
+    return f"with {WRAPPER}({claim_id!r}):\n" + "\n".join(lines) + "\n"
+
+
+def unwrapped(source: str) -> str:
+    """The block's own code from a wrapped cell (``wrap``'s inverse), or ``source`` unchanged."""
+    head, _, body = source.partition("\n")
+    if not (head.startswith(f"with {WRAPPER}(") and head.endswith("):")):
+        return source
+    inside = _string_continuations(source)
+    lines = [
+        line if number in inside else line.removeprefix("    ")
+        for number, line in enumerate(body.splitlines(), start=2)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _string_continuations(source: str) -> set[int]:
+    """The numbers of the lines that continue a string literal begun on an earlier line."""
+    inside = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant | ast.JoinedStr) and node.end_lineno != node.lineno:
+            inside.update(range(node.lineno + 1, node.end_lineno + 1))
+    return inside
+
+
+def notebook_key(notebook: dict) -> str:
+    """What a recorded notebook run stands for: every code cell without its comments (the
+    install cell's names the site's address), the wrappers and the records handed to them (a
+    new record changes which checks report, not what runs)."""
+    sources = [
+        "\n".join(
+            line
+            for line in unwrapped(cell["source"].partition(RECORDS_HEAD)[0]).splitlines()
+            if not line.lstrip().startswith("#")
+        )
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+    ]
+    return hashlib.sha256("\n\0".join(sources).encode()).hexdigest()[:16]
+
+
+def notebook_runs(data: dict, page: Page, notebook: dict) -> list[dict]:
+    """The recorded runs of the page's notebook that ran its current code."""
+    entry = data.get("notebooks", {}).get(page_stem(page.path))
+    return entry["runs"] if entry and entry["key"] == notebook_key(notebook) else []
 
 
 def load(path: Path) -> dict:
@@ -30,6 +105,8 @@ def load(path: Path) -> dict:
 def save(data: dict, path: Path) -> None:
     """The data file as the recorder and ``prune`` write it: pages in order, one key a line."""
     data["pages"] = dict(sorted(data.get("pages", {}).items()))
+    if "notebooks" in data:
+        data["notebooks"] = dict(sorted(data["notebooks"].items()))
     write_if_changed(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -99,3 +176,16 @@ def device_name(record: dict) -> str:
     """``tpu (TPU v5 lite, 1 device(s))`` -> ``TPU v5e``."""
     kind = record.get("device", "").partition("(")[2].partition(",")[0] or "accelerator"
     return KINDS.get(kind, kind)
+
+
+def holds_timing(text: str) -> bool:
+    """Whether a recorded output prints a duration, which then needs the floor beside it."""
+    return bool(DURATION.search(text))
+
+
+def floor(record: dict | None) -> dict | None:
+    """What an empty jitted call took on the machine that recorded the page (``empty_call_us``
+    until its result was ready, ``call_returns_us`` until the call returned), measured once per
+    recording; None for a page recorded before the recorder measured it."""
+    found = (record or {}).get("floor")
+    return found if found and found.get("empty_call_us") else None

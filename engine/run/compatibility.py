@@ -1,16 +1,68 @@
 """``docs/data/compatibility.json``, each claim's verdict per JAX release: ``nox -s matrix``
-(``engine.tools.matrix``) saves a release; ``engine.site.version_notes`` renders the file."""
+(``engine.tools.matrix``) saves a release; ``engine.site.version_notes`` renders the file, with
+the build's own run as the record of the release it ran (``with_run``)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
-from engine.run.results import NOT_RUN
+from engine.page.model import Page, page_stem
+from engine.run.environment import locked_versions
+from engine.run.results import NOT_RUN, PageResult
 
 DATA = Path("docs") / "data" / "compatibility.json"
 HOLDS, BROKEN = "holds", "broken"  # a claim's verdict on a release, or results.NOT_RUN
+PAGE_COMMAND = "nox -s matrix -- --page {path}"  # what records a page's claims again
+
+
+def verdicts(page: Page, failures: list, outcomes: list, busy: str = "") -> dict[str, dict]:
+    """Each claim's verdict from a run of the page (its failures and block outcomes): a drift
+    run's under ``nox -s matrix``, or a build's, which has none; ``busy``
+    (``engine.tools.matrix.machine_busy``) makes a failed timing claim "not run", never "broken"."""
+    result = {}
+    crashed = next((f.summary for f in failures if f.index is None), "")
+    for claim in page.claims:
+        if first := next((f for f in failures if f.index in claim.blocks), None):
+            if first.timing and busy:
+                result[claim.id] = {"verdict": NOT_RUN, "why": busy}
+                continue
+            result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
+            if first.follows:
+                result[claim.id]["after_earlier_failure"] = True
+        elif any(outcomes[i] is not None and outcomes[i].skipped for i in claim.blocks):
+            result[claim.id] = {"verdict": NOT_RUN, "why": "skipped on the site"}
+        elif any(outcomes[i] is None for i in claim.blocks):
+            result[claim.id] = {"verdict": NOT_RUN, "why": crashed or "not reached"}
+        else:
+            result[claim.id] = {"verdict": HOLDS}
+    return result
+
+
+def run_verdicts(pages: dict[str, Page], results: dict[str, PageResult]) -> dict[str, dict]:
+    """Each claim's verdict from a build's run of its page: a page that failed has no result,
+    so every claim of a page here ran as its blocks declare (or was skipped: not run)."""
+    return {
+        claim_id: found
+        for path, result in results.items()
+        for claim_id, found in verdicts(pages[path], [], result.outcomes).items()
+    }
+
+
+def with_run(data: dict | None, jax: str, run: dict[str, dict]) -> dict | None:
+    """The data with a run's verdicts as the record of the release it ran (``jax``), over what
+    ``nox -s matrix`` recorded there: that column then has every claim the run checked, those
+    added since the matrix last ran too. Other releases keep their records; a release the data
+    does not record stays unrecorded; the file is not changed."""
+    if not data or not run:
+        return data
+    releases = [
+        {**r, "verdicts": r["verdicts"] | run} if "verdicts" in r and r["jax"] == jax else r
+        for r in data["releases"]
+    ]
+    return {**data, "releases": releases}
 
 
 def load(path: Path) -> dict | None:
@@ -98,3 +150,40 @@ def verdict(data: dict | None, release: dict, claim_id: str) -> str:
     """The claim's verdict on the release: HOLDS, BROKEN, or NOT_RUN when none is recorded."""
     found = release["verdicts"].get(recorded_id(data, release, claim_id))
     return found["verdict"] if found else NOT_RUN
+
+
+def unchecked(pages: list[Page], data: dict | None) -> list[str]:
+    """The claims some tested release has no verdict for: added or edited since it ran."""
+    return [c.id for page in pages for c in page.claims if not recorded(data, c.id)]
+
+
+def orphans(pages: list[Page], data: dict | None) -> dict[str, list[str]]:
+    """The recorded claim ids no page has any more (edited or removed), by the command that
+    clears them: the page's own run, or the whole matrix for a page that is gone."""
+    page_ids = {claim.id for page in pages for claim in page.claims}
+    aliases = (data or {}).get("aliases", {})
+    known = page_ids | {aliases[i] for i in page_ids if i in aliases}
+    stems = {page_stem(page.path) + "/": page.path for page in pages}
+    found: dict[str, list[str]] = {}
+    for claim_id in sorted({i for r in tested(data) for i in r["verdicts"]} - known):
+        path = next((p for stem, p in stems.items() if claim_id.startswith(stem)), None)
+        command = PAGE_COMMAND.format(path=path) if path else "nox -s matrix"
+        found.setdefault(command, []).append(claim_id)
+    return found
+
+
+def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
+    """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
+    found = ((verdict(data, r, c), r["jax"]) for r in tested(data) for c in claim_ids)
+    return Counter(f"{word} on {jax}" for word, jax in found if word != HOLDS)
+
+
+def pinned_release(releases: list[dict]) -> dict:
+    """The tested release the site is built with: the one uv.lock pins, else the newest."""
+    pinned_jax = locked_versions()["jax"]
+    return next((r for r in releases if r["jax"] == pinned_jax), releases[-1])
+
+
+def on_release(data: dict, release: dict, claim_ids: list[str]) -> list[str]:
+    """The claims the release has a verdict for."""
+    return [c for c in claim_ids if recorded_id(data, release, c) in release["verdicts"]]

@@ -1,6 +1,7 @@
 """Page code cannot change the project (docs/about/conventions.md, "Files", argues the choice):
 an audit hook refuses Python's writes while a block runs (``refusing_writes``); what it cannot see
-is found by comparing the project's files after each page (``Tree``, ``ProjectWatch``)."""
+is found by comparing the project's files after each page (``Tree``; ``engine.run.watch`` says
+who changed them)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,12 @@ import contextlib
 import errno
 import functools
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
-from engine.page.model import ROOT, Page
-from engine.run.results import Failure, Kind
+from engine.page.model import ROOT
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 # Events that change a file or folder ("open" if it writes): event -> (path positions, dir_fd's).
@@ -105,6 +103,12 @@ def _fd_folder(dir_fd: int) -> str:
 
 # ---------------------------------------------------------------- what slips past
 
+
+def how(old: object, new: object) -> str:
+    """How a file changed, from its state before and after (None: there was no file)."""
+    return "added" if old is None else "removed" if new is None else "changed"
+
+
 BUILT = {".git", ".nox", ".cache", ".venv", "site", "__pycache__", "node_modules"}
 
 
@@ -152,65 +156,33 @@ class Tree:
         for name in sorted(set(self._names()) | set(self.files)):
             old, new = self.files.get(name), self._read(name)
             if old != new:
-                found[name] = "added" if old is None else "removed" if new is None else "changed"
+                found[name] = how(old, new)
         return found
 
-    def save_originals(self, changes: dict[str, str], backup: Path) -> list[str]:
-        """Keep the old bytes of what changed under ``backup``; the shell commands that undo it."""
-        commands = []
-        for name, how in changes.items():
-            here = shlex.quote(name)
-            if how == "added":
-                commands.append(f"rm {here}")
-                continue
-            saved = backup / name
-            saved.parent.mkdir(parents=True, exist_ok=True)
-            saved.write_bytes(self.files[name])
-            commands.append(f"cp {shlex.quote(str(saved))} {here}")
-        return commands
-
-
-class ProjectWatch:
-    """After each page, the project's files against their state before the pages ran; a change
-    is suspected of the pages that ran since the last clean look."""
-
-    def __init__(self, project: Path, cache_dir: Path) -> None:
-        self.tree = Tree(project)
-        self.backup = cache_dir / "changed-by-pages"
-        self._lock = threading.Lock()
-        self._running: set[str] = set()
-        self._suspects: list[str] = []  # in the order they started
-
-    def started(self, page: Page) -> None:
-        with self._lock:
-            self._running.add(page.path)
-            self._suspects.append(page.path)
-
-    def ended(self, page: Page) -> Failure | None:
-        """After ``page`` ran: a failure if the project changed since the last clean look."""
-        with self._lock:
-            self._running.discard(page.path)
-        changes = self.tree.changes()
-        with self._lock:
-            suspects = list(self._suspects)
-            self._suspects = [path for path in suspects if path in self._running]
-        return self.failure(changes, suspects) if changes else None
-
     def rebase(self) -> None:
-        """Take the project as it is now as the state to compare with (after a user's save)."""
-        self.tree = Tree(self.tree.project)
+        """Take the files as they are now as the snapshot (the user's files stay theirs)."""
+        self.files = {name: self._read(name) for name in self._names()}
 
-    def failure(self, changes: dict[str, str], suspects: list[str]) -> Failure:
-        undo = self.tree.save_originals(changes, self.backup)
-        files = ", ".join(f"{name} ({how})" for name, how in changes.items())
-        who = suspects[0] + (f" (or {', '.join(suspects[1:])}, beside it)" if suspects[1:] else "")
-        summary = f"the project changed while the page ran: {files}"
-        failure = Failure(Kind.PROJECT, suspects[0], summary=summary)
-        failure.message = (
-            f"{who}: {summary}. Python writes into the project fail at their line; this one came "
-            "from elsewhere (a process the page started, or C code). Page code writes scratch "
-            "files under tempfile.gettempdir(). If you edited these files yourself during the "
-            "build, build again. Otherwise, to put them back as they were before the build, run in "
-            f"{self.tree.project}:\n" + "\n".join(f"    {command}" for command in undo)
-        )
-        return failure
+    def stamps(self) -> dict[str, tuple[int, ...] | None]:
+        """Each file's inode, size, and modification and change times: any write moves them,
+        even one that leaves the bytes as they were."""
+        found = {}
+        for name in sorted(set(self._names()) | set(self.files)):
+            try:
+                info = (self.project / name).stat()
+            except OSError:
+                found[name] = None
+                continue
+            found[name] = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        return found
+
+    def save_originals(self, changes: dict[str, str], backup: Path) -> dict[str, Path]:
+        """Copy the snapshot's bytes of what changed (not added) under ``backup``: file -> copy.
+        Only copies are written; the user decides what to do with them."""
+        saved = {}
+        for name, how in changes.items():
+            if how != "added" and self.files.get(name) is not None:
+                saved[name] = backup / name
+                saved[name].parent.mkdir(parents=True, exist_ok=True)
+                saved[name].write_bytes(self.files[name])
+        return saved

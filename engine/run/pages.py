@@ -32,10 +32,10 @@ from engine.run.cache import (
 from engine.run.environment import environment_fingerprint, installed_version
 from engine.run.execute import TIMEOUT_ADVICE, leftover_message
 from engine.run.files import log
-from engine.run.guard import ProjectWatch
 from engine.run.parallel import Sessions, run_jobs, usable_cpus
 from engine.run.results import Failure, Kind, Outcome, PageFailure, PageResult
 from engine.run.timing import SHARED_CPU_VARIABLE, measures_time
+from engine.run.watch import ProjectWatch
 
 STARTUP_SECONDS = 120.0  # importing JAX and running the prelude
 KILL_GRACE_SECONDS = 30.0  # the child stops a slow block itself; this catches hangs in C code
@@ -46,8 +46,8 @@ PER_RUN = ("TMPDIR", SHARED_CPU_VARIABLE, "PYTEST_CURRENT_TEST")
 
 
 class ProjectChanged(PageFailure):
-    """The project's files changed while pages ran, through something the write guard in the
-    block could not see (a process the page started, C code)."""
+    """A page changes the project's files through something the write guard in the block could
+    not see (a process the page started, C code): ``engine.run.watch`` found which."""
 
 
 def child_variables() -> dict:
@@ -215,8 +215,9 @@ def execute_pages(
     than a page beside them, and these runs serve no published site. A failing page raises
     PageFailure (the earliest in page order), or goes to ``on_failure(page, error)`` (the
     preview) while the others go on. ``record_to``: see ``engine.run.record``. A change to
-    ``project``'s files raises ProjectChanged; under ``preview`` (``mkdocs serve``) it is the
-    user's save: reported in one line, the page shown but not kept.
+    ``project``'s files while pages ran raises ProjectChanged when a page that ran then makes it
+    again (``engine.run.watch``), else it is the user's: reported, and kept. Under ``preview``
+    (``mkdocs serve``) it is the user's save: reported in one line, the page shown but not kept.
     """
     width = max((len(p.path) for p in pages), default=0)
     build = _Build(cache_dir, report, on_failure, width, record_to, preview)
@@ -231,6 +232,8 @@ def execute_pages(
     beside.sort(key=lambda plan: expected_seconds(plan.page, cache_dir), reverse=True)
     build.run(alone, workers=1, shared_cpu="")
     build.run(beside, workers=workers or usable_cpus(), shared_cpu=SIDE_BY_SIDE, timed=timed)
+    if build.watch and build.watch.changes and not preview:
+        build.judge()
     if build.failures:  # the earliest in page order, as a serial build would raise
         raise build.failures[min(build.failures)] from None
     results = {plan.page.path: plan.result for plan in plans if plan.result is not None}
@@ -259,6 +262,9 @@ class _Build:
         self.sessions = Sessions()  # shared by both phases: a failure stops the later pages
         self.failures: dict[int, PageFailure] = {}
         self.watch: ProjectWatch | None = None  # made when a page has to run
+        # Passing runs that ended after the project changed: cached once the change is the user's.
+        self.held: list[tuple[_Plan, PageResult, bool]] = []
+        self.ran: dict[str, Page] = {}
 
     def plan(self, order: int, page: Page, fingerprint: dict, fresh: bool) -> _Plan:
         """The page's plan; a page the cache answers (or with no code) is reported at once."""
@@ -275,6 +281,7 @@ class _Build:
         """``timed``: the plans among them that measure time, run beside others all the same."""
 
         def run_one(plan: _Plan, watch) -> PageResult:
+            self.ran[plan.page.path] = plan.page
             self.watch.started(plan.page)
             project = self.watch.tree.project
             told = "" if plan in timed else shared_cpu
@@ -282,20 +289,39 @@ class _Build:
 
         stop = self.on_failure is None
         for plan, result, error in run_jobs(plans, run_one, workers, stop, self.sessions):
-            if (changed := self.watch.ended(plan.page)) and not self.preview:
-                raise ProjectChanged(changed)  # before anything is cached
+            changed = self.watch.ended(plan.page)
+            if changed and self.preview:
+                self.report(f"jitdocs: {plan.page.path}: {changed.summary}; {NOT_KEPT}")
             if not isinstance(error, PageFailure | None):
                 raise error
             if error is not None:
                 self.failed(plan, error)
                 continue
-            if changed:
-                self.report(f"jitdocs: {plan.page.path}: {changed.summary}; {NOT_KEPT}")
-                self.watch.rebase()
-            else:
-                beside = plan in timed and workers > 1
+            beside = plan in timed and workers > 1
+            if self.watch.changes and not self.preview:
+                self.held.append((plan, result, beside))  # until judge() says whose change
+            elif not changed:
                 store(plan.page, plan.key, result, self.cache_dir, plan.code, beside)
             self.finish(plan, result)
+
+    def judge(self) -> None:
+        """The project changed while pages ran: raise ProjectChanged if a page that ran then
+        changes it again, run alone; else report the user's change, and cache the runs held back
+        whose code is still what they ran."""
+
+        def rerun(path: str) -> None:
+            self.report(
+                f"jitdocs: {path}: the project changed while it ran; running it again alone"
+            )
+            with contextlib.suppress(PageFailure):  # only what it changes counts here
+                run_page(self.ran[path], project=self.watch.tree.project)
+
+        if failure := self.watch.judge(rerun):
+            raise ProjectChanged(failure)
+        self.report(self.watch.users_edit())
+        for plan, result, beside in self.held:
+            if code_key(plan.page) == plan.code:  # else it ran code read after the change
+                store(plan.page, plan.key, result, self.cache_dir, plan.code, beside)
 
     def failed(self, plan: _Plan, error: PageFailure) -> None:
         error.failure.message += last_pass_hint(plan.page, plan.code, self.cache_dir)

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from engine.page.markers import MARKERS
 from engine.page.model import Expectation, page_slug
+from engine.run import accelerator
 from engine.run.results import Figure
 
 
@@ -83,3 +84,63 @@ def indent(text: str, prefix: str = "    ") -> str:
 
 def table_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def runs_on(runs: list[dict]) -> str:
+    """Where a notebook was run top to bottom, after the pinned build's CPU: ``Runs top to
+    bottom on a CPU, and on TPU v5e with JAX 0.12.0.1 and 0.10.2`` (a run that stopped says
+    where)."""
+    clean: dict[str, list[str]] = {}
+    stopped = []
+    for run in runs:
+        device = accelerator.device_name(run)
+        if run["stopped"]:
+            first = run["stopped"][0].partition(":")[0]
+            stopped.append(f"on {device} with JAX {run['versions']['jax']} it stops at {first}")
+        else:
+            clean.setdefault(device, []).append(run["versions"]["jax"])
+    places = ["a CPU"] + [f"{d} with JAX {' and '.join(v)}" for d, v in clean.items()]
+    words = f"Runs top to bottom on {', and on '.join(places)}"
+    return "; ".join([words, *stopped]) + "."
+
+
+def floor_words(record: dict) -> str:
+    """The per-call floor of the machine that recorded a page, for the version notes: what an
+    empty jitted call took there, or that it is not recorded (never a number it did not measure)."""
+    found = accelerator.floor(record)
+    if found is None:
+        return "per-call floor not recorded yet"
+    return f"per-call floor: an empty jitted call takes {found['empty_call_us']:,.0f} µs there"
+
+
+def floor_note(record: dict, link: str = "") -> str:
+    """The line under a timing a TPU printed: the floor under every call there, so that a time
+    near it reads as the cost of a call, not of the work; ``link``: the page that explains it."""
+    lead = f"[Floor on the recording machine]({link})" if link else "Floor on the recording machine"
+    found = accelerator.floor(record)
+    if found is None:
+        return (
+            f"{lead}: not recorded yet, so these times cannot be told apart from the fixed cost "
+            "of a call there."
+        )
+    return (
+        f"{lead}: an empty jitted call takes {found['empty_call_us']:,.0f} µs there "
+        f"({found['call_returns_us']:,.0f} µs until the call returns), so a time near it is the "
+        "cost of a call, not of the work."
+    )
+
+
+def checkers_words(device: dict) -> str:
+    """What the accelerator said of the checkers: how many judged every solution right there."""
+    found = device.get("checkers")
+    if not found:
+        return "The checkers have not been run on an accelerator yet."
+    verdicts = found["verdicts"].values()
+    right = sum(v["right"] for v in verdicts)
+    wrong = sum(v["wrong_solutions"] for v in verdicts)
+    return (
+        f"The checkers (`nox -s check`, `check.py`, the notebooks' self-checks) on "
+        f"{accelerator.device_name(found)} with JAX {found['versions']['jax']}, {found['date']}: "
+        f"{right} of {len(verdicts)} accept their reference solution and reject each of their "
+        f"{wrong} wrong solutions on the check it names."
+    )

@@ -17,10 +17,11 @@ import nbformat
 from engine.page.model import ROOT, Block, Page, page_stem
 from engine.page.outline import Node, outline, prose_lines
 from engine.page.syntax import code_fence, is_absolute_url
+from engine.run import accelerator
 from engine.run.execute import PRELUDE
 from engine.run.imports import project_files
 from engine.run.results import Outcome, first_line
-from engine.site import setup_steps
+from engine.site import differences, setup_steps
 from engine.site.labels import BADGES, cell_note
 
 APPENDIX_TITLE = "Reference solution"  # collapsed boxes with this title go to the appendix
@@ -95,35 +96,34 @@ def _appendix(nodes: list[Node]):
             yield from _appendix(node.children)
 
 
-def _render(nodes: list[Node], page: Page, outcomes, prose) -> list:
+def _render(nodes: list[Node], page: Page, outcomes, prose, wrapped: dict[int, str]) -> list:
     parts: list = []
     for node in nodes:
         if node.kind == "text":
             parts.append(prose(node.lines))
         elif node.kind == "block":
             outcome = outcomes[node.index] if outcomes else None
-            parts += _block(page.blocks[node.index], outcome)
+            parts += _block(page.blocks[node.index], outcome, wrapped.get(node.index))
         elif _is_appendix(node):
             parts.append(f"*{node.title}: in the appendix at the end of this notebook.*")
         elif not node.has_blocks():
             parts.append(_box_markdown(node, prose))
         else:  # a box holding code: its code cells cannot be folded, so show it open
             parts.append(f"**{node.title or node.box_type.capitalize()}**")
-            parts += _render(node.children, page, outcomes, prose)
+            parts += _render(node.children, page, outcomes, prose, wrapped)
     return parts
 
 
-def _block(block: Block, outcome: Outcome | None) -> list:
+def _block(block: Block, outcome: Outcome | None, claim_id: str | None = None) -> list:
     parts: list = []
     if block.bad:
         parts.append(f"❌ **Don't:** {cell_note(block.bad)}")
     elif block.good:
         parts.append("✅ **Do instead:**")
-    source = _runnable(block)
     if block.skip:
-        return [*parts, f"{code_fence('python', source)}\n\n*Not run: {block.skip}*"]
-    if block.snippet:
-        source = f"# {block.filename}\n{source}"
+        source = code_fence("python", _runnable(block))
+        return [*parts, f"{source}\n\n*Not run: {block.skip}*"]
+    source = _cell_source(block, claim_id)
     metadata: dict = {}
     if block.bad and block.bad.mode == "raises":
         metadata["tags"] = ["raises-exception"]
@@ -138,6 +138,15 @@ def _block(block: Block, outcome: Outcome | None) -> list:
     if block.fact and not block.check:
         parts.append(f"✔ *Checked on every build:* {block.fact}")
     return parts
+
+
+def _cell_source(block: Block, claim_id: str | None) -> str:
+    """The cell's code: the block's, headed by its file's name if it is a snippet, and wrapped
+    when its claim is recorded as not holding on a TPU or another JAX (differences.py)."""
+    source = _runnable(block)
+    if block.snippet:
+        source = f"# {block.filename}\n{source}"
+    return accelerator.wrap(source, claim_id) if claim_id else source
 
 
 def _prose(lines: list[str], site: str, page_path: str) -> str:
@@ -174,20 +183,23 @@ def page_to_notebook(
     site_url: str = "",
     files: dict[str, str] | None = None,
     install: str = "",
+    records: dict[str, list[dict]] | None = None,
 ) -> dict:
     """The notebook for ``page``, validated: ``outcomes`` (one per block) become its outputs,
-    ``files`` are unpacked by its setup cell, ``install`` is its first cell. A preview address
-    as ``site_url`` is ignored: nothing a reader downloads links there."""
+    ``files`` are unpacked by its setup cell, ``install`` is its first cell, ``records`` say
+    which claims do not hold where (``differences.recorded``). A preview address as
+    ``site_url`` is ignored: nothing a reader downloads links there."""
     if outcomes is not None and len(outcomes) != len(page.blocks):
         raise ValueError(f"{page.path}: {len(outcomes)} outcomes for {len(page.blocks)} blocks")
     site = setup_steps.public_url(site_url)
     prose = partial(_prose, site=site, page_path=page.path)
     nodes = outline(page, drop_title=True)  # the title cell already says it
+    wrapped = differences.wrapped_blocks(page, records or {})
     parts = [
         *([_code_cell(install, {"tags": ["install"]})] if install else []),
         _title_cell(page, environment or {}, site),
-        _code_cell(_setup_source(files or {}, page), {"tags": ["setup"]}),
-        *_render(nodes, page, outcomes, prose),
+        _code_cell(_setup_source(files or {}, page, records or {}), {"tags": ["setup"]}),
+        *_render(nodes, page, outcomes, prose, wrapped),
     ]
     if solutions := list(_appendix(nodes)):
         parts += [
@@ -198,7 +210,7 @@ def page_to_notebook(
     for node in solutions:
         section = page.blocks[next(node.block_indexes())].section
         parts.append(f"### {section}: {node.title.lower()}")
-        solution = _render(node.children, page, outcomes, prose)
+        solution = _render(node.children, page, outcomes, prose, wrapped)
         for cell in (part for part in solution if not isinstance(part, str)):
             cell["metadata"].setdefault("tags", []).append("solution")  # the view folds it
         parts += solution
@@ -214,16 +226,24 @@ def page_to_notebook(
     return nbformat.v4.new_notebook(metadata=nbformat.from_dict(metadata), cells=cells)
 
 
-def build_notebook(page: Page, *, site_url: str = "", root: Path = ROOT, **outputs) -> dict:
+def build_notebook(
+    page: Page, *, site_url: str = "", root: Path = ROOT, records: dict | None = None, **outputs
+) -> dict:
     """The notebook the build serves, with its project files bundled and a first cell that
-    installs the packages its code imports, pinned as in ``uv.lock``; ``outputs``: the
+    installs the packages its code imports, pinned as in ``uv.lock``; ``records``: where its
+    claims do not hold (read from the data files when not given); ``outputs``: the
     ``outcomes`` and ``environment`` of its run."""
+    if records is None:
+        records = differences.from_files(page, root)
     sources = [block.source for block in page.blocks]
+    sources += [differences.IMPORT] if records else []
     files = project_files(sources, root)
     pins = setup_steps.requirements([*sources, *files.values()], root)
     setup_url = (site := setup_steps.public_url(site_url)) and site + setup_steps.SETUP_PAGE
     install = setup_steps.install_cell(pins, setup_url)
-    return page_to_notebook(page, site_url=site_url, files=files, install=install, **outputs)
+    return page_to_notebook(
+        page, site_url=site_url, files=files, install=install, records=records, **outputs
+    )
 
 
 def dumps(notebook: dict) -> str:
@@ -260,7 +280,7 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
     return "\n\n".join(lines)
 
 
-def _setup_source(files: dict[str, str], page: Page) -> str:
+def _setup_source(files: dict[str, str], page: Page, records: dict[str, list[dict]]) -> str:
     lines = ["# Setup: run this cell first."]
     saves = any(block.file for block in page.blocks)
     if files:
@@ -295,6 +315,7 @@ def _setup_source(files: dict[str, str], page: Page) -> str:
         "",
         "# Jupyter would colour printed jaxprs; pages compare their plain text, as on the site.",
         'jax.config.update("jax_pprint_use_color", False)',
+        *differences.setup_lines(records),
     ]
     return "\n".join(lines) + "\n"
 

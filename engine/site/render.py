@@ -26,9 +26,11 @@ from engine.site.labels import (
     VIEW_OPT_IN,
     figure_size,
     figure_uris,
+    floor_note,
     headline,
     indent,
     marker_table,
+    runs_on,
 )
 from engine.site.notebooks import notebook_uri
 from engine.site.sections import wrap_sections
@@ -133,7 +135,8 @@ def render_download_link(site: Site, page: Page) -> str:
     if f"docs/{setup_steps.SETUP_DOC}" in site.pages:  # a test site may have none
         setup = posixpath.relpath(setup_steps.SETUP_DOC, here)
         links.append(f"[How to run it]({setup}#notebooks){{ .jd-setup }}")
-    return "\n" + " · ".join(links) + "\n"
+    runs = accelerator.notebook_runs(site.device, page, site.notebooks[page.path])
+    return "\n" + " · ".join(links) + f" · *{runs_on(runs)}*\n"
 
 
 def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: dict) -> str:
@@ -176,19 +179,27 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
 
 def render_devices(site: Site, block: Block, outcome: Outcome, text: str, record: dict) -> str:
     """This build's output beside the one recorded on the accelerator: two fences that CSS sets
-    side by side on a wide screen (raw HTML around them would not survive inside an admonition)."""
+    side by side on a wide screen (raw HTML around them would not survive inside an admonition);
+    under a recorded timing, the recording machine's per-call floor."""
     where = site.environment().get("device", "").partition(" ")[0].upper() or "machine"
     mine = outcome.output or outcome.error or "(nothing printed)"
     what = f"Raises {outcome.error_type}" if outcome.error and not outcome.output else "Output"
     name, jax = accelerator.device_name(record), record["versions"]["jax"]
-    return "\n\n".join(
-        [
-            render_output(site, mine, f"{what} on this build's {where}", ".jd-here"),
-            render_output(
-                site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"
-            ),
-        ]
-    )
+    parts = [
+        render_output(site, mine, f"{what} on this build's {where}", ".jd-here"),
+        render_output(
+            site, text, f"On a {name} (recorded {record['date']}, JAX {jax})", ".jd-there"
+        ),
+    ]
+    if accelerator.holds_timing(text):
+        here = posixpath.dirname(page_stem(block.page)) or "."
+        link = f"{posixpath.relpath(FLOOR_PAGE, here)}#{FLOOR_ANCHOR}"
+        link = link if f"docs/{FLOOR_PAGE}" in site.pages else ""  # a test site may lack it
+        parts.append(floor_note(record, link) + "\n{: .jd-floor }")
+    return "\n\n".join(parts)
+
+
+FLOOR_PAGE, FLOOR_ANCHOR = "beyond/accelerators.md", "recording-machine"  # says what the floor is
 
 
 def render_device_note(site: Site, block: Block, index: int, ids: dict) -> list[str]:

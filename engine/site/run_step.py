@@ -15,10 +15,11 @@ from engine.page.model import MarkupError, Page
 from engine.page.parser import page_paths, read_page, split_front_matter
 from engine.page.policy import policy, wants_notebook
 from engine.run import accelerator, compatibility, record
+from engine.run.environment import locked_versions
 from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import extension, practice, setup_steps, version_notes
+from engine.site import differences, extension, practice, setup_steps, version_notes
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -78,11 +79,21 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
     site.files[setup_steps.CHECKER_URI] = setup_steps.checker_script(root)
     site.course = practice.course_nav(config.get("nav") or [])
     site.practice = practice.items(site.pages, [path for _, path in site.course])
-    site.compatibility = compatibility.load(root / compatibility.DATA) or {}
+    recorded = compatibility.load(root / compatibility.DATA)
+    site.compatibility = with_this_run(site, recorded) or {}
     site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
-    log.info(version_notes.summary(list(site.pages.values()), site.compatibility or None))
+    log.info(version_notes.summary(list(site.pages.values()), recorded))
     return site
+
+
+def with_this_run(site: Site, recorded: dict | None) -> dict | None:
+    """The compatibility data the site renders: the file's, with this build's run of its pages
+    as the record of the JAX release it ran them with (the pinned one, unless a build is given
+    another), so a page the build ran shows its claims on that release even before
+    ``nox -s matrix`` has run it."""
+    run = compatibility.run_verdicts(site.pages, site.results)
+    return compatibility.with_run(recorded, site.environment().get("jax", ""), run)
 
 
 def keep_failure(page: Page, error: PageFailure, failures: dict[str, str]) -> None:
@@ -107,7 +118,11 @@ def add_notebook(site: Site, page: Page, result) -> None:
     if not wants_notebook(page.path):
         return
     outputs = {"outcomes": result.outcomes, "environment": result.environment}
-    notebook = build_notebook(page, root=site.root, site_url=site.site_url, **outputs)
+    pinned = locked_versions(site.root)["jax"]
+    records = differences.recorded(page, site.device, site.compatibility, pinned)
+    notebook = build_notebook(
+        page, root=site.root, site_url=site.site_url, records=records, **outputs
+    )
     site.notebooks[page.path] = notebook
     site.files[notebook_uri(page.path)] = dumps(notebook)
 

@@ -59,8 +59,10 @@ def install_cell(pins: list[str], setup_url: str = "") -> str:
 INSTALL_CELL = """\
 # Run this cell first. It installs what this notebook needs at the versions the site was built
 # with, unless they are here already. On a GPU or TPU runtime it keeps the runtime's own JAX, or
-# installs the pinned one with its accelerator extra: never the CPU build in its place.
+# installs the pinned one with its accelerator extra: never the CPU build in its place. A CPU-only
+# JAX found on such a runtime is named, with the command that installs the accelerator's build.
 # Other ways to set up (pip, uv, the repository)<WHERE>
+import glob
 import importlib.metadata
 import os
 import shutil
@@ -77,28 +79,64 @@ def installed(name):
         return None
 
 
+def hardware():
+    \"\"\"'tpu' or 'gpu' when this machine has one, whatever is installed, else ''.\"\"\"
+    chips = glob.glob("/dev/accel[0-9]*") + glob.glob("/dev/vfio/[0-9]*")
+    if chips or os.environ.get("COLAB_TPU_ADDR") or os.environ.get("TPU_ACCELERATOR_TYPE"):
+        return "tpu"  # /dev/accelN: a TPU v4 or before; /dev/vfio/N: a v5e or after
+    return "gpu" if shutil.which("nvidia-smi") or glob.glob("/dev/nvidia[0-9]*") else ""
+
+
 def accelerator(version=installed):
     \"\"\"'tpu', 'cuda12' or 'cuda13' for the runtime's accelerator ('' for none), without
     starting JAX (a TPU admits one process, and JAX may not be installed yet).\"\"\"
-    if version("libtpu") or os.environ.get("COLAB_TPU_ADDR") or os.path.exists("/dev/accel0"):
+    found = hardware()
+    if version("libtpu") or found == "tpu":
         return "tpu"
     for plugin in ("jax-cuda13-plugin", "jax-cuda12-plugin"):
         if version(plugin):
             return plugin.split("-")[1]
-    return "cuda12" if shutil.which("nvidia-smi") else ""
+    return "cuda12" if found == "gpu" else ""
+
+
+def on_cpu_only(device, version=installed):
+    \"\"\"Why the installed jax would run on the CPU of this GPU or TPU runtime ('' if it would
+    not): it is the CPU-only build (no libtpu or CUDA plugin beside it), or, once imported, its
+    default backend is the CPU.\"\"\"
+    if not device or not version("jax"):
+        return ""
+    if device == "tpu":
+        builds = [version("libtpu"), version("libtpu-nightly")]
+    else:  # the CUDA plugins, or an older jaxlib built with CUDA ("0.4.1+cuda11...")
+        builds = [version(f"jax-cuda{n}-plugin") for n in (12, 13)]
+        builds.append("cuda" in (version("jaxlib") or ""))
+    if not any(builds):
+        return "it is the CPU-only build"
+    jax = sys.modules.get("jax")
+    try:
+        backend = jax.default_backend() if jax else ""
+    except Exception:  # a backend that fails to start runs nothing on the device either
+        backend = "cpu"
+    return "its default backend is the CPU" if backend == "cpu" else ""
 
 
 def plan(device, version=installed):
     \"\"\"The requirements to install, and the sentence that says what runs.\"\"\"
     wrong = {name: pin for name, pin in PINNED.items() if version(name) != pin}
     jax = version("jax")
+    missing = [f"{n}=={p}" for n, p in wrong.items() if not (n.startswith("jax") or version(n))]
+    if why := on_cpu_only(device, version):  # said, not swapped: the learner chooses
+        fix = f'%pip install "jax[{device}]=={PINNED["jax"]}"'
+        return missing, (
+            f"This runtime has a {device.upper()}, but jax {jax} here runs on the CPU ({why}). "
+            f"To run on the {device.upper()}: {fix}, then restart the kernel."
+        )
     if not wrong:
         ran = f"jax {jax}" + (f" on this {device.upper()}" if device else "")
         return [], f"Ready: {ran}, as the site was built" + (
             " (its outputs come from a CPU: yours may differ)." if device else "."
         )
     if device and jax:  # the runtime's accelerator JAX stays; add only what is missing
-        missing = [f"{n}=={p}" for n, p in wrong.items() if not (n.startswith("jax") or version(n))]
         differs = "" if jax == PINNED["jax"] else f", not the site's {PINNED['jax']}"
         return missing, (
             f"Keeping this runtime's jax {jax} for its {device.upper()}{differs}: "

@@ -17,9 +17,14 @@ from engine.run.compatibility import (
     BROKEN,
     DATA,
     HOLDS,
+    not_holding,
+    on_release,
+    orphans,
+    pinned_release,
     recorded,
     recorded_id,
     tested,
+    unchecked,
     verdict,
     version_key,
 )
@@ -29,7 +34,6 @@ from engine.site import labels
 NOTES_PAGE = "docs/reference/version-notes.md"
 DASH = "\N{EN DASH}"  # for ranges and the not-run cell
 UNCHECKED = "not yet checked on other releases"  # a claim added or edited since the matrix ran
-PAGE_COMMAND = "nox -s matrix -- --page {path}"
 
 
 def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
@@ -42,26 +46,6 @@ def stale(pages: list[Page], data: dict | None, pinned: str = "") -> list[str]:
     if pinned not in {r["jax"] for r in tested(data)}:
         return [f"the data has no run of the pinned jax {pinned}"]
     return []
-
-
-def unchecked(pages: list[Page], data: dict | None) -> list[str]:
-    """The claims some tested release has no verdict for: added or edited since it ran."""
-    return [c.id for page in pages for c in page.claims if not recorded(data, c.id)]
-
-
-def orphans(pages: list[Page], data: dict | None) -> dict[str, list[str]]:
-    """The recorded claim ids no page has any more (edited or removed), by the command that
-    clears them: the page's own run, or the whole matrix for a page that is gone."""
-    page_ids = {claim.id for page in pages for claim in page.claims}
-    aliases = (data or {}).get("aliases", {})
-    known = page_ids | {aliases[i] for i in page_ids if i in aliases}
-    stems = {page_stem(page.path) + "/": page.path for page in pages}
-    found: dict[str, list[str]] = {}
-    for claim_id in sorted({i for r in tested(data) for i in r["verdicts"]} - known):
-        path = next((p for stem, p in stems.items() if claim_id.startswith(stem)), None)
-        command = PAGE_COMMAND.format(path=path) if path else "nox -s matrix"
-        found.setdefault(command, []).append(claim_id)
-    return found
 
 
 def summary(pages: list[Page], data: dict | None) -> str:
@@ -94,27 +78,25 @@ def cells(data: dict | None, claim_id: str) -> str:
     return out
 
 
-def not_holding(data: dict | None, claim_ids: list[str]) -> Counter:
-    """How many claims did not hold, keyed by verdict and release: ``{"broken on 0.10.2": 1}``."""
-    found = ((verdict(data, r, c), r["jax"]) for r in tested(data) for c in claim_ids)
-    return Counter(f"{word} on {jax}" for word, jax in found if word != HOLDS)
-
-
 def status(data: dict | None, claim_ids: list[str]) -> str:
-    """A page's claims in words: ``all hold on JAX 0.9.2-0.12.0.1``, or what did not."""
+    """A page's claims in words: ``all hold on JAX 0.9.2-0.12.0.1``, or what did not. A claim
+    only the pinned release has a verdict for (this build's run) is counted there."""
     releases = tested(data)
     if not releases:
         return "no release tested"
     checked = [c for c in claim_ids if recorded(data, c)]
-    waiting = len(claim_ids) - len(checked)
-    tail = [f"{waiting} {UNCHECKED}"] if waiting else []
-    if not checked:
+    waiting = [c for c in claim_ids if c not in checked]
+    pinned = pinned_release(releases)
+    ran = on_release(data, pinned, waiting)
+    tail = [f"{len(waiting)} {UNCHECKED}"] if waiting else []
+    failing = not_holding(data, checked) + not_holding({**data, "releases": [pinned]}, ran)
+    if failing:
+        return ", ".join([*(f"{count} {what}" for what, count in failing.items()), *tail])
+    if not checked and not ran:
         return tail[0]
-    failing = not_holding(data, checked)
-    if not failing:
-        verb = "holds" if len(checked) == 1 else "all hold"
-        return ", ".join([f"{verb} on JAX {releases[0]['jax']}{DASH}{releases[-1]['jax']}", *tail])
-    return ", ".join([*(f"{count} {what}" for what, count in failing.items()), *tail])
+    span = f"{releases[0]['jax']}{DASH}{releases[-1]['jax']}" if checked else pinned["jax"]
+    verb = "holds" if len(checked or ran) == 1 else "all hold"
+    return ", ".join([f"{verb} on JAX {span}", *tail])
 
 
 def _code_spans(text: str) -> str:
@@ -188,9 +170,19 @@ def page_note(page: Page, data: dict | None, here: str) -> str:
         kind = f"other {noun} {rest}" if ids else f"[{noun}]({link}) on this page {rest}"
         parts.append(f"{len(checks)} {kind} on {_and(list(failed_on))}")
     if waiting:
-        noun = "claim" if waiting == 1 else "claims"
-        parts.append(f"{waiting} {noun} on this page {'is' if waiting == 1 else 'are'} {UNCHECKED}")
+        parts.append(_waiting_words(data, [c for c in every if c not in ids]))
     return "; ".join(parts) + "."
+
+
+def _waiting_words(data: dict, waiting: list[str]) -> str:
+    """``2 claims on this page are not yet checked on other releases``, saying that they hold on
+    the pinned JAX when its record (this build's run) has them all holding."""
+    pinned = pinned_release(tested(data))
+    one = len(waiting) == 1
+    ran = on_release(data, pinned, waiting)
+    held = len(ran) == len(waiting) and not not_holding({**data, "releases": [pinned]}, ran)
+    there = f"{'holds' if one else 'hold'} on the pinned JAX {pinned['jax']} and " if held else ""
+    return f"{_claims(len(waiting))} on this page {there}{'is' if one else 'are'} {UNCHECKED}"
 
 
 def failing_checks(page: Page, data: dict | None) -> tuple[set[str], list[str]]:
@@ -228,20 +220,20 @@ def page_badge(page: Page, data: dict | None, here: str) -> str:
     if not note:
         return ""
     releases = tested(data)
-    pinned_jax = locked_versions()["jax"]
-    pinned = next((r for r in releases if r["jax"] == pinned_jax), releases[-1])
+    pinned = pinned_release(releases)
     every = [claim.id for claim in page.claims]
     ids = [claim_id for claim_id in every if recorded(data, claim_id)]
-    held = sum(not not_holding({**data, "releases": [pinned]}, [claim_id]) for claim_id in ids)
+    ran = on_release(data, pinned, every)  # the build's own run, or the matrix's
+    held = sum(verdict(data, pinned, claim_id) == HOLDS for claim_id in ran)
     on = f"on the pinned JAX {pinned['jax']}"
     if not every:
         text = f"✓ No claims; every check passes {on}"
-    elif not ids:
+    elif not ran:
         text = f"{_claims(len(every))} {UNCHECKED}"
-    elif held == len(ids):
+    elif held == len(ran):
         text = "✓ " + ("The claim holds" if held == 1 else f"All {held} claims hold") + f" {on}"
     else:
-        text = f"⚠ {held} of {len(ids)} claims hold {on}"
+        text = f"⚠ {held} of {len(ran)} claims hold {on}"
     link = posixpath.relpath(NOTES_PAGE, posixpath.dirname(here)) + "#" + notes_anchor(page.path)
     plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", note).replace('"', "'")
     others = [r for r in releases if r is not pinned]
@@ -250,7 +242,7 @@ def page_badge(page: Page, data: dict | None, here: str) -> str:
         _differ_note(word, [r for r in others if side(version_key(r["jax"]), key)], page, data, ids)
         for word, side in (("Older", lambda a, b: a < b), ("Newer", lambda a, b: a > b))
     ]
-    if ids and len(ids) < len(every):
+    if ran and len(ids) < len(every):  # else the main text says so
         quiet.append(f"{_claims(len(every) - len(ids))} {UNCHECKED}")
     tail = "".join(f" [{q}]({link}){{ .jd-compat .jd-compat--older }}" for q in quiet if q)
     return f'[{text}]({link} "{plain}"){{ .jd-compat }}{tail}'
@@ -329,10 +321,11 @@ def device_details(pages: dict[str, Page], device: dict) -> str:
     records = {accelerator.device_name(r): r for r in device.get("pages", {}).values()}
     column = "; ".join(
         f"{name}: JAX {r['versions']['jax']}, libtpu {r['versions'].get('libtpu', DASH)}, "
-        f"recorded {r['date']} with `nox -s accelerator`"
+        f"recorded {r['date']} with `nox -s accelerator`, {labels.floor_words(r)}"
         for name, r in records.items()
     )
-    return "\n".join(["", f"Accelerator column: {column}.", "", *lines])
+    checkers = labels.checkers_words(device)
+    return "\n".join(["", f"Accelerator column: {column}.", "", checkers, "", *lines])
 
 
 # ---------------------------------------------------------------- the version-notes page

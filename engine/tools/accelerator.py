@@ -11,27 +11,25 @@ MAINTAINERS.md ("Recording on an accelerator") gives the steps.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
 import tarfile
-import textwrap
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.page.model import ROOT, Page, page_stem
 from engine.page.parser import read_pages
+from engine.page.policy import wants_notebook
 from engine.run import accelerator, child
 from engine.run.environment import environment_fingerprint, installed_version, locked_versions
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
-from engine.tools import drift, matrix
+from engine.tools import checker_runs, drift, matrix, notebook_runs, solutions
 
 # Pages whose every claim and figure is recorded, besides every page that measures time.
 PAGES = (
@@ -49,6 +47,7 @@ PAGES = (
 RUN_LAYER = (
     *("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml"),
     *("filelock", "flatbuffers"),  # the persistent cache's bound; serialized executables
+    *("nbclient", "ipykernel"),  # the notebooks, run in a real kernel (notebook_runs.py)
 )
 PART_BYTES = 56 * 2**20  # a device call carries 64 MiB, the working tree included
 WHEELS = ROOT / ".cache" / "accelerator"
@@ -116,14 +115,17 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     os.environ[child.ONE_PROCESS_VARIABLE] = "1"
     data = accelerator.load(data_path)
     now = versions()
-    started, done = time.monotonic(), 0
+    started, done, floor = time.monotonic(), 0, None
     for page in chosen:
         old = accelerator.page_record(data, page)
-        if not again and not accelerator.stale(old, page) and old["versions"] == now:
+        current = not accelerator.stale(old, page) and old["versions"] == now
+        if not again and current and accelerator.floor(old):  # no floor: recorded again
             print(f"accelerator: {page.path}: current, skipped", file=sys.stderr, flush=True)
             continue
         print(f"accelerator: {page.path} ...", file=sys.stderr, flush=True)
-        data.setdefault("pages", {})[page_stem(page.path)] = entry = record_page(page)
+        floor = floor or machine_floor()  # once a recording, before its first page runs
+        entry = {**record_page(page), "floor": floor}
+        data.setdefault("pages", {})[page_stem(page.path)] = entry
         accelerator.save(data, data_path)
         held = sum(v["verdict"] == "holds" for v in entry["verdicts"].values())
         print(
@@ -140,44 +142,43 @@ def record(chosen: list[Page], data_path: Path, again: bool = False) -> dict:
     return data
 
 
-# ---------------------------------------------------------------- a notebook, as a script
+def machine_floor() -> dict:
+    """What an empty jitted call takes on this machine, the floor under every timing recorded
+    here (``engine.tools.per_call_floor``), measured in a process of its own that has left the
+    chip before a page's process opens it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.tools.per_call_floor"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"accelerator: measuring the per-call floor failed:\n{done.stderr}")
+    floor = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"accelerator: per-call floor {floor}", file=sys.stderr, flush=True)
+    return floor
 
 
-def run_notebook(page: Page, notebook: dict, data: dict) -> tuple[list[str], int]:
-    """Run the page's notebook (as the build wrote it) cell by cell in one namespace, as a
-    kernel would (that machine allows no kernel's sockets), and compare each ``device`` cell's
-    output with the one the recorder kept, timings masked. Returns lines to print and how many
-    ``device`` cells match."""
-    record = accelerator.page_record(data, page) or {"outputs": {}}
-    wanted = {
-        page.blocks[i].source.strip(): record["outputs"].get(accelerator.output_id(page, i), "")
-        for i, block in enumerate(page.blocks)
-        if block.device
+def record_checkers(data_path: Path) -> int:
+    """Every checker over its reference and wrong solutions on this machine (``checker_runs``),
+    kept with the key of the files that decide it; 1 when one judged wrong."""
+    started = time.monotonic()
+    os.environ[child.ONE_PROCESS_VARIABLE] = "1"  # the chip admits one process
+    verdicts = checker_runs.run_all()
+    data = accelerator.load(data_path)
+    data["checkers"] = {
+        "device": checker_runs.device(),
+        "versions": versions(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "seconds": round(time.monotonic() - started, 1),
+        "key": solutions.key(),
+        "verdicts": {i: checker_runs.brief(v) for i, v in verdicts.items()},
     }
-    namespace: dict = {"__name__": "__main__"}
-    lines, matched = [], 0
-    for number, cell in enumerate(notebook["cells"]):
-        if cell["cell_type"] != "code":
-            continue
-        code = "\n".join(x for x in cell["source"].splitlines() if not x.startswith(("%", "!")))
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-            try:
-                exec(compile(code, f"<cell {number}>", "exec"), namespace)
-            except Exception as error:  # a ❌ cell: its error is its output, as on the page
-                if "raises-exception" not in cell["metadata"].get("tags", []):
-                    raise
-                print(f"{type(error).__name__}: {error}")
-        if number < 2 or cell["source"].strip() in wanted:
-            got = printed.getvalue().strip()
-            kept = wanted.get(cell["source"].strip())
-            same = kept is not None and drift.mask(got) == drift.mask(kept.strip())
-            matched += same
-            verdict = "setup" if kept is None else ("matches" if same else "DIFFERS")
-            lines.append(f"cell {number} ({verdict}):\n{textwrap.indent(got, '    ')}")
-            if kept is not None and not same:
-                lines.append(f"  recorded:\n{textwrap.indent(kept.strip(), '    ')}")
-    return lines, matched
+    accelerator.save(data, data_path)
+    for checker_id, verdict in verdicts.items():
+        print(checker_runs.summary(checker_id, verdict), file=sys.stderr)
+    return 0 if all(v["right"] for v in verdicts.values()) else 1
 
 
 # ---------------------------------------------------------------- wheels for an offline machine
@@ -248,9 +249,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     verbs.add_parser("pages", help="list the pages a full recording covers, and what is recorded")
     verbs.add_parser("prune", help="drop records whose code is no longer on their page")
-    book = verbs.add_parser("notebook", help="run a page's notebook, compare its device cells")
-    book.add_argument("page")
-    book.add_argument("--notebook", type=Path, help="the built .ipynb (default: under site/)")
+    judge = verbs.add_parser("checkers", help="run every checker on its solutions, record it")
+    judge.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
+    book = verbs.add_parser("notebooks", help="run the built notebooks in a kernel, record them")
+    book.add_argument("pages", nargs="*", help="pages whose notebooks to run (default: all)")
+    book.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
+    book.add_argument("--kernel-python", default=sys.executable, help="the kernel's Python")
+    book.add_argument("--kernel-pythonpath", help="the kernel's PYTHONPATH (a machine's own JAX)")
+    book.add_argument("--again", action="store_true", help="run current notebooks again")
     book.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     args = parser.parse_args(argv)
     if args.verb == "wheels":
@@ -258,14 +264,15 @@ def main(argv: list[str] | None = None) -> int:
         size = sum(p.stat().st_size for p in parts) / 2**20
         print(f"accelerator: {len(parts)} parts, {size:.0f} MiB, in {args.out}")
         return 0
-    if args.verb == "notebook":
-        (page,) = read_pages([args.page])
-        built = args.notebook or ROOT / "site" / (page_stem(page.path) + ".ipynb")
-        notebook = json.loads(built.read_text(encoding="utf-8"))
-        lines, matched = run_notebook(page, notebook, accelerator.load(args.data))
-        wanted = sum(block.device for block in page.blocks)
-        print("\n".join([*lines, f"accelerator: {matched} of {wanted} device cells match"]))
-        return 0 if matched == wanted else 1
+    if args.verb == "checkers":
+        return record_checkers(args.data)
+    if args.verb == "notebooks":
+        chosen = [p for p in read_pages(args.pages) if wants_notebook(p.path)]
+        data = notebook_runs.record(
+            chosen, args.data, args.kernel_python, args.site, args.again, args.kernel_pythonpath
+        )
+        runs = [data["notebooks"][page_stem(p.path)]["runs"][-1] for p in chosen]
+        return 1 if any(run["stopped"] for run in runs) else 0
     chosen = pages(read_pages([]))
     data = accelerator.load(ROOT / accelerator.DATA)
     if args.verb == "pages":

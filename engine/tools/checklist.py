@@ -26,7 +26,13 @@ class Rule(NamedTuple):
 
 
 RULES = (
-    Rule("nav entry and title", EVERY, True, "the nav entry in mkdocs.yml; the H1 is its title"),
+    Rule(
+        "nav entry and title",
+        EVERY,
+        True,
+        "the nav entry in mkdocs.yml; the H1 is its title, and the page's only one (the build "
+        "stops on a second: a wrapped line that starts with '#' is one)",
+    ),
     Rule(
         "short version",
         LESSONS,

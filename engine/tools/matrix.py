@@ -23,9 +23,8 @@ from pathlib import Path
 from engine.page.model import ROOT, Page
 from engine.page.parser import read_pages
 from engine.run.cache import CACHE_DIR
-from engine.run.compatibility import BROKEN, DATA, HOLDS, load, merge, save, version_key
+from engine.run.compatibility import DATA, load, merge, save, verdicts, version_key
 from engine.run.environment import environment_fingerprint, locked_versions
-from engine.run.results import NOT_RUN
 from engine.tools import drift
 
 INDEX = "https://pypi.org/simple/jax/"
@@ -50,28 +49,6 @@ def machine_busy(load: float | None = None, cores: int | None = None) -> str:
 
 
 # ---------------------------------------------------------------- recording a release
-
-
-def verdicts(page: Page, failures: list, outcomes: list, busy: str = "") -> dict[str, dict]:
-    """Each claim's verdict from a drift run of the page (its failures and block outcomes);
-    ``busy`` (``machine_busy``) makes a failed timing claim "not run", never "broken"."""
-    result = {}
-    crashed = next((f.summary for f in failures if f.index is None), "")
-    for claim in page.claims:
-        if first := next((f for f in failures if f.index in claim.blocks), None):
-            if first.timing and busy:
-                result[claim.id] = {"verdict": NOT_RUN, "why": busy}
-                continue
-            result[claim.id] = {"verdict": BROKEN, "where": first.where, "error": first.summary}
-            if first.follows:
-                result[claim.id]["after_earlier_failure"] = True
-        elif any(outcomes[i] is not None and outcomes[i].skipped for i in claim.blocks):
-            result[claim.id] = {"verdict": NOT_RUN, "why": "skipped on the site"}
-        elif any(outcomes[i] is None for i in claim.blocks):
-            result[claim.id] = {"verdict": NOT_RUN, "why": crashed or "not reached"}
-        else:
-            result[claim.id] = {"verdict": HOLDS}
-    return result
 
 
 def record(requirement: str, pages: list[Page], cache_dir: Path) -> dict:

@@ -44,29 +44,39 @@ def _reference(w, steps):
     return w
 
 
-def _compare(got, want, what):
+def _compare(got, want, what, module):
     got = np.asarray(got, dtype=np.float64)
-    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-4, atol=1e-5), (
+    if got.shape == want.shape and np.allclose(got, want, rtol=1e-4, atol=1e-5):
+        return
+    # A device that rounds products at DEFAULT precision (a TPU's one bfloat16 pass) moves w by
+    # about this much, so say so when the program asks for it; the formula may still be right.
+    fn = _function(module, "sgd_step")
+    lines = _products(fn) if hasattr(fn, "lower") else []
+    default = any("HIGHEST" not in line for line in lines)
+    raise AssertionError(
         f"expected {what} {np.round(want, 5).tolist()}, got {np.round(got, 5).tolist()}"
+        + ("; sgd_step multiplies at DEFAULT precision, which a TPU rounds to about 3 digits: "
+           "see the precision check" if default else "")
     )
 
 
-def _lowered_text(fn):
+def _products(fn) -> list[str]:
+    """The lines of sgd_step's lowered program that multiply matrices."""
     if not hasattr(fn, "lower"):
         raise NotChecked("because sgd_step is not jitted, so it has no program to read")
-    return fn.lower(*_device_args()).as_text()
+    text = fn.lower(*_device_args()).as_text()
+    return [line for line in text.splitlines() if "dot_general" in line]
 
 
 @check("sgd_step is one step on the mean squared error, to 1e-4 of a float64 reference")
 def one_step(module):
     got = _function(module, "sgd_step")(*_device_args())
-    _compare(got, _reference(W_HOST, 1), "w after one step")
+    _compare(got, _reference(W_HOST, 1), "w after one step", module)
 
 
 @check("every matrix product in sgd_step's program asks for HIGHEST precision")
 def highest_precision(module):
-    lines = [line for line in _lowered_text(_function(module, "sgd_step")).splitlines()
-             if "dot_general" in line]
+    lines = _products(_function(module, "sgd_step"))
     if not lines:
         raise NotChecked("because sgd_step's program has no matrix product (dot_general)")
     asked = sorted({line.split("precision = ")[1].split("]")[0] + "]" for line in lines
@@ -120,4 +130,4 @@ def fit_result(module):
     assert isinstance(got, jax.Array), (
         f"expected a jax.Array (kept on the device), got {type(got).__name__}"
     )
-    _compare(got, _reference(W_HOST, STEPS), f"w after {STEPS} steps")
+    _compare(got, _reference(W_HOST, STEPS), f"w after {STEPS} steps", module)

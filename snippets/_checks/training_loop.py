@@ -1,7 +1,8 @@
 """Checks for the exercise "training_loop": ``descent_step``, ``fit_python_loop``, ``fit_fori``.
 
-The expected step is computed in float64 NumPy from the formula; the data is a noisy line
-with known slope and intercept, made from explicit random keys.
+The expected step is computed in float64 NumPy from the formula, and compared with the step run
+at full float32 precision (``_device.full_precision``); the data is a noisy line with known slope
+and intercept, made from explicit random keys.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from check_solution import check
 
 # Loaded by file path, a checks module cannot count on snippets/ (where jitkit is) being importable.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
+from _checks._device import full_precision
+
 from jitkit import assert_faster
 
 TRUE_W, TRUE_B = 2.0, -0.5
@@ -46,7 +49,8 @@ def _pair(out, name):
 def step_follows_gradient(module):
     w, b, rate = 0.5, 0.25, 0.2
     fn = _function(module, "descent_step")
-    got = _pair(fn(jnp.float32(w), jnp.float32(b), X, Y, rate), "descent_step")
+    with full_precision():  # a product written as jnp.dot would lose digits on a TPU otherwise
+        got = _pair(fn(jnp.float32(w), jnp.float32(b), X, Y, rate), "descent_step")
     inputs, targets = np.array(X, dtype=np.float64), np.array(Y, dtype=np.float64)
     residual = w * inputs + b - targets
     want = (w - rate * np.mean(2 * residual * inputs), b - rate * np.mean(2 * residual))

@@ -14,7 +14,8 @@ assert jnp.allclose(eager_value, heavy_score_jit(left, right), rtol=1e-4)  # sam
 compiled_hlo = heavy_score_jit.lower(left, right).compile().as_text()
 entry = compiled_hlo[compiled_hlo.index("ENTRY") :]
 assert "fusion(" in entry and "sine(" not in entry and "log(" not in entry
-assert compiled_hlo.count(" dot(") == 1  # the matmul itself stays: jit cannot remove its work
+# The matmul stays: jit hands XLA the same product (each compiler then spells it its own way).
+assert heavy_score_jit.lower(left, right).as_text().count("stablehlo.dot_general") == 1
 
 
 # Alternate the three in rounds, so a busy moment on the machine hits all of them alike.

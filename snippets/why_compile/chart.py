@@ -1,5 +1,5 @@
 import matplotlib.pyplot as plt
-from accelerator_record import device_label, recorded_output, seconds_after
+from accelerator_record import device_label, floor_label, recorded_output, seconds_after
 
 fig = plt.figure(figsize=(7.5, 6.4))
 grid = fig.add_gridspec(2, 2)
@@ -25,7 +25,7 @@ for ax, task, scale, unit, title in panels:
 
 # The same timing block, as a TPU printed it when the pages were recorded there: its medians.
 tpu_text, tpu_record = recorded_output("course/why-compile", "ripple eager:", "matmul jit")
-tpu = device_label(tpu_record)
+tpu = f"{device_label(tpu_record)}; {floor_label(tpu_record)}"
 gains = {
     "this build's CPU": [timings[(t, "eager")].median / timings[(t, "jit")].median
                          for t in ("ripple", "matmul")],
