@@ -167,6 +167,25 @@ def test_jax_classes_get_one_entry_each_whatever_the_message():
     assert error_index.generic("TypeError") and error_index.generic("ValueError")
 
 
+@pytest.mark.unit
+def test_jax_runtime_errors_get_one_entry_per_status_code():
+    """JaxRuntimeError carries every failure XLA reports: running out of memory and a misspelt
+    compiler option are two entries, two out-of-memory errors one (issue #70)."""
+    raised = [
+        ("JaxRuntimeError", "INVALID_ARGUMENT: No such compile option: 'x'", "jax._src.compiler"),
+        ("JaxRuntimeError", "RESOURCE_EXHAUSTED: Out of memory allocating 4 bytes.", "jax._src"),
+        ("JaxRuntimeError", "RESOURCE_EXHAUSTED: Out of memory allocating 8 bytes.", "jax._src"),
+    ]
+    pages, results = demo_site(raised, teach=(0, 1))
+    index = error_index.entries(error_index.cases(pages, results))
+    error_index.check(pages, index)
+    assert [(entry.anchor, len(entry.cases)) for entry in index] == [
+        ("error-jaxruntimeerror-invalid-argument", 1),
+        ("error-jaxruntimeerror-resource-exhausted", 2),
+    ]
+    assert index[1].line == "RESOURCE_EXHAUSTED: Out of memory allocating … bytes."
+
+
 # ---------------------------------------------------------------- the whole site
 
 

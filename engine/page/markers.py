@@ -219,9 +219,9 @@ SPECS = (
     ),
     _standalone(
         "error-index",
-        "Replaced by one entry per error the ❌ `raises` blocks of the course and "
-        "track pages raise, with the message this build captured, the smallest "
-        "example and every place that raises it (generated, never typed).",
+        "Replaced by one entry per error the ❌ `raises` blocks of the teaching pages "
+        "(course, *Beyond the basics*, track, practice) raise, with the message this build "
+        "captured, the smallest example and every place that raises it (generated, never typed).",
     ),
     _standalone(
         "questions",

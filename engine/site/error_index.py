@@ -1,7 +1,8 @@
 """The error index: every error JAX raised in a ❌ ``raises`` block of the teaching pages, read
-from this build's results. One entry per JAX exception class, and per distinct message for
-Python's generic classes (variable parts shown as ``…``); one ❌ block of each entry teaches it
-with its ``index``, ``cause`` and ``fix`` markers.
+from this build's results. One entry per JAX exception class, per status code for
+``JaxRuntimeError`` (``RESOURCE_EXHAUSTED``, ``INVALID_ARGUMENT``: it carries every failure XLA
+reports), and per distinct message for Python's generic classes (variable parts shown as ``…``);
+one ❌ block of each entry teaches it with its ``index``, ``cause`` and ``fix`` markers.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ INDEX_PAGE = "docs/reference/error-index.md"
 GAP = "…"  # what a variable part of a message shows as
 IN = "\N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK}"  # "page, then section"
 TEACHING = ("index", "cause", "fix")  # the markers that teach an entry, on one of its ❌ blocks
+# JAX's class for every failure XLA reports, its message opening with XLA's status code: one
+# entry per code, as an out-of-memory error and a misspelt compiler option share nothing else.
+BY_STATUS = ("JaxRuntimeError",)
+_STATUS = re.compile(r"([A-Z][A-Z_]+): ")
 
 # Variable parts of a message, in the order they are replaced (re.sub templates); each becomes
 # GAP (keeping the words around it that say what it is).
@@ -131,8 +136,12 @@ def generic(error_type: str) -> bool:
 
 
 def group_key(case: Case) -> tuple[str, str]:
-    """What one entry covers: the class, and for a generic class its message's first sentence
-    with every bracketed, quoted or variable part left out."""
+    """What one entry covers: the class; for a class in ``BY_STATUS``, its message's status
+    code in words; for a generic class, its message's first sentence with every bracketed,
+    quoted or variable part left out."""
+    if case.outcome.error_type in BY_STATUS:
+        status = _STATUS.match(case.first_line)
+        return case.outcome.error_type, status[1].lower().replace("_", " ") if status else ""
     if not generic(case.outcome.error_type):
         return case.outcome.error_type, ""
     sentence = re.split(r"(?<=[.:])\s", normalise(case.first_line), maxsplit=1)[0]
@@ -180,8 +189,8 @@ def check(pages: dict[str, Page], index: list[Entry]) -> None:
             problems.append(f"{block.where}: an error index entry also needs {missing}")
         elif given and (block.page, block.line) not in listed:
             problems.append(
-                f"{block.where}: markers {', '.join(TEACHING)} are for a ❌ block of a course or "
-                "track page whose error JAX raised (this one's is not in the error index)"
+                f"{block.where}: markers {', '.join(TEACHING)} are for a ❌ block of a teaching "
+                "page whose error JAX raised (this one's is not in the error index)"
             )
     for entry in index:
         teachers = [c.block.where for c in entry.cases if c.teaches]
@@ -198,7 +207,8 @@ def check(pages: dict[str, Page], index: list[Entry]) -> None:
 
 
 def _anchor(error_type: str, key: str, used: set[str]) -> str:
-    """``error-<class>``, and for a generic class the first words of its message after it."""
+    """``error-<class>``, then the words of its key: a generic class's first words of its
+    message, a status code (``error-jaxruntimeerror-resource-exhausted``)."""
     slug = "-".join(["error", error_type.lower(), *key.split()[:6]])
     if slug in used:
         slug += "-" + hashlib.sha256(key.encode()).hexdigest()[:6]
