@@ -18,7 +18,7 @@ from engine.run import accelerator
 from engine.run.child import ONE_PROCESS_VARIABLE
 from engine.run.environment import locked_versions
 from engine.run.results import Failure, Kind, Outcome, PageResult
-from engine.site import labels, render
+from engine.site import labels, render, write_notebooks
 from engine.site.labels import runs_on
 from engine.site.notebooks import build_notebook
 from engine.tools import accelerator as recorder
@@ -322,20 +322,24 @@ def test_a_notebook_runs_in_a_kernel_over_unix_sockets_and_its_run_is_kept(tmp_p
 
 
 NOTEBOOK_REFRESH = (
-    "nox -s docs here, then on a TPU machine: python -m engine.tools.accelerator notebooks "
-    "{page} --data $OUT/accelerator.json (MAINTAINERS.md, 'Recording on an accelerator')"
+    "on a TPU machine, bash engine/tools/accelerator_record.sh (MAINTAINERS.md, 'Recording on "
+    "an accelerator') runs {page}'s notebook again"
 )
 
 
 @pytest.mark.unit
-def test_every_notebook_ran_top_to_bottom_on_the_accelerator_as_it_is_now():
-    """Each downloadable notebook has a recorded run on the accelerator with the pinned JAX of
-    the code it holds now, and no recorded run of it stops before its last cell."""
+def test_no_notebook_run_on_the_accelerator_is_stale_or_stopped():
+    """A notebook's recorded run stands for the code it ran: once that code changes, the run
+    fails here, with the command that runs it again; a run that stopped before its last cell
+    fails too. A notebook with no run yet is shown as such on its page."""
     problems = []
     for page in (p for p in read_pages([]) if wants_notebook(p.path)):
+        entry = DATA.get("notebooks", {}).get(page.path.removeprefix("docs/").removesuffix(".md"))
+        if not entry:
+            continue
         runs = accelerator.notebook_runs(DATA, page, build_notebook(page))
-        if not any(r["versions"].get("jax") == DATA_JAX for r in runs):
-            problems.append(f"{page.path}: no run of its notebook as it is now with JAX {DATA_JAX}")
+        if not runs:
+            problems.append(f"{page.path}: its notebook changed since its run on the accelerator")
             problems.append("    refresh: " + NOTEBOOK_REFRESH.format(page=page.path))
         problems += [
             f"{page.path}: with JAX {r['versions']['jax']}, {r['stopped']}"
@@ -343,6 +347,20 @@ def test_every_notebook_ran_top_to_bottom_on_the_accelerator_as_it_is_now():
             if r["stopped"]
         ]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.unit
+def test_a_notebook_run_stands_for_its_code_not_for_the_records_wrapped_around_it():
+    page = demo_page(fence("x = 1"), fence("assert x == 1", "fact: one"))
+    plain = build_notebook(page, records={})
+    run = {"device": "tpu (TPU v5 lite, 1 device(s))", "versions": {"jax": DATA_JAX}, "stopped": []}
+    kept = {"notebooks": {"course/demo": {"key": accelerator.notebook_key(plain), "runs": [run]}}}
+    assert accelerator.notebook_runs(kept, page, plain) == [run]
+    tpu = {"platform": "tpu", "on": "TPU v5e", "recorded": "AssertionError"}
+    wrapped = build_notebook(page, records={page.claims[0].id: [tpu]})
+    assert wrapped != plain and accelerator.notebook_runs(kept, page, wrapped) == [run]
+    edited = demo_page(fence("x = 1"), fence("assert x == 1.0", "fact: one"))
+    assert accelerator.notebook_runs(kept, edited, build_notebook(edited, records={})) == []
 
 
 @pytest.mark.unit
@@ -385,3 +403,19 @@ def test_the_checkers_judged_every_solution_right_on_the_accelerator_as_they_are
     wrong = {i: v for i, v in found["verdicts"].items() if not v["right"]}
     assert not wrong, wrong
     assert "accept their reference solution" in labels.checkers_words(DATA)
+
+
+@pytest.mark.unit
+def test_the_notebooks_written_for_the_recorder_are_the_sites(tmp_path):
+    """What the recorder runs on the accelerator stands for the notebook the site serves: the
+    same key, whatever records each was written with."""
+    data = tmp_path / "accelerator.json"
+    data.write_text(json.dumps({"pages": {}}), encoding="utf-8")  # no record: nothing wrapped
+    assert write_notebooks.main([str(tmp_path / "site"), "--data", str(data)]) == 0
+    page = read_pages(["docs/course/why-compile.md"])[0]
+    written = json.loads((tmp_path / "site" / "course" / "why-compile.ipynb").read_text("utf-8"))
+    served = build_notebook(page)  # wrapped where docs/data/accelerator.json says it fails
+    assert accelerator.notebook_key(written) == accelerator.notebook_key(served)
+    assert len(list((tmp_path / "site").rglob("*.ipynb"))) == sum(
+        wants_notebook(p.path) for p in read_pages([])
+    )

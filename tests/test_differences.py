@@ -97,7 +97,7 @@ def test_wrapping_keeps_the_code_its_strings_and_names():
     assert accelerator.unwrapped("print(1)\n") == "print(1)\n"
 
 
-def test_the_notebook_wraps_the_recorded_blocks_and_bundles_the_module_only_when_needed():
+def test_the_notebook_wraps_the_recorded_blocks_and_imports_the_module_only_when_needed():
     page, device, data = recorded_page()
     records = differences.recorded(page, device, data, "0.12.0.1")
     notebook = build_notebook(page, records=records)
@@ -110,7 +110,9 @@ def test_the_notebook_wraps_the_recorded_blocks_and_bundles_the_module_only_when
         "print('fixed')",
     ]
     plain = build_notebook(page, records={})
-    assert "known_differences" not in "".join(c["source"] for c in plain["cells"])
+    code = "".join(c["source"] for c in plain["cells"])
+    assert "'snippets/known_differences.py'" in code and "RECORDED.update" not in code
+    assert differences.IMPORT not in code  # bundled alike, so a record adds no file: imported not
 
 
 @pytest.fixture

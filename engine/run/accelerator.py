@@ -78,13 +78,13 @@ def _string_continuations(source: str) -> set[int]:
 
 def notebook_key(notebook: dict) -> str:
     """What a recorded notebook run stands for: every code cell without its comments (the
-    install cell's names the site's address), the wrappers and the records handed to them (a
-    new record changes which checks report, not what runs)."""
+    install cell's name the site's address), blank lines, the wrappers and the records handed to
+    them (a new record changes which checks report, not what runs)."""
     sources = [
         "\n".join(
             line
             for line in unwrapped(cell["source"].partition(RECORDS_HEAD)[0]).splitlines()
-            if not line.lstrip().startswith("#")
+            if line.strip() and not line.lstrip().startswith("#")
         )
         for cell in notebook["cells"]
         if cell["cell_type"] == "code"
@@ -153,7 +153,17 @@ def prune(record: dict, page: Page) -> dict:
     on_page = {output_id(page, i) for i in range(len(page.blocks))}
     verdicts = {k: v for k, v in record.get("verdicts", {}).items() if k in claims}
     outputs = {k: v for k, v in record.get("outputs", {}).items() if k in on_page}
-    return {**record, "verdicts": verdicts, "outputs": outputs}
+    recorded = set(record.get("outputs", {}))
+    other = [o for o in record.get("other", []) if _block_unchanged(o, page, recorded)]
+    return {**record, "verdicts": verdicts, "outputs": outputs, "other": other}
+
+
+def _block_unchanged(failure: str, page: Page, recorded: set[str]) -> bool:
+    """Whether the block a failure outside any claim names (``path:line: what``, the line of its
+    fence or directive, or one inside its code) is still the block that was recorded."""
+    line = int(failure.split(":")[1])
+    starts = [i for i, block in enumerate(page.blocks) if block.line <= line]
+    return not starts or output_id(page, starts[-1]) in recorded
 
 
 def page_record(data: dict, page: Page) -> dict | None:

@@ -236,7 +236,7 @@ def build_notebook(
     if records is None:
         records = differences.from_files(page, root)
     sources = [block.source for block in page.blocks]
-    sources += [differences.IMPORT] if records else []
+    sources.append(differences.IMPORT)  # bundled in every notebook: a new record adds no file
     files = project_files(sources, root)
     pins = setup_steps.requirements([*sources, *files.values()], root)
     setup_url = (site := setup_steps.public_url(site_url)) and site + setup_steps.SETUP_PAGE

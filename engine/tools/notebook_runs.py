@@ -74,7 +74,22 @@ def kernel(python: str):
         )
 
 
-def run(notebook: dict, python: str = sys.executable, env: dict | None = None):
+BUSY = "libtpu multi-process lockfile"  # JAX's error when another process holds the chip
+
+
+def run(notebook: dict, python: str = sys.executable, env: dict | None = None, tries: int = 2):
+    """``once``, again after a pause while the chip was still held by the kernel before (a TPU
+    admits one process, and lets the next one in a few seconds after the last has gone)."""
+    executed, kept = once(notebook, python, env)
+    for _ in range(tries - 1):
+        if not any(BUSY in failure for failure in kept["stopped"]):
+            break
+        time.sleep(15)
+        executed, kept = once(notebook, python, env)
+    return executed, kept
+
+
+def once(notebook: dict, python: str = sys.executable, env: dict | None = None):
     """Run every cell in a new kernel, going on past errors so that each failing cell is known;
     returns the executed notebook and what happened (the first failing cell is where "Run all"
     would have stopped: a cell tagged ``raises-exception`` never stops it)."""
@@ -87,7 +102,7 @@ def run(notebook: dict, python: str = sys.executable, env: dict | None = None):
             km=manager,
             timeout=CELL_TIMEOUT,
             allow_errors=True,
-            shutdown_kernel="immediate",
+            shutdown_kernel="graceful",  # JAX lets the chip go as the kernel exits
             resources={"metadata": {"path": folder}},
         )
         client.execute(env=dict(os.environ) if env is None else env)

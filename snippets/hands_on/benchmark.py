@@ -1,5 +1,5 @@
 """Eager vs jit on heavy_score, a function dominated by one large matrix multiplication."""
-from jitkit import Timing, assert_faster, claim_ratio, count_compiles, time_it
+from jitkit import Timing, assert_faster, count_compiles, time_it
 
 matmul_jit = jax.jit(jnp.matmul)
 
@@ -39,5 +39,3 @@ tail_speedup = assert_faster(
     jax.jit(tail_only), tail_only, product, min_ratio=2.0, runs=15, label="eager / jit, tail"
 )
 print(f"jit speed-up on the elementwise tail alone: {tail_speedup:.1f}x (asserted: at least 2x)")
-# The tail gains far more than the whole function, whose matmul jit cannot shrink.
-claim_ratio("tail speed-up / whole-function speed-up", tail_speedup / whole_gain, at_least=1.3)

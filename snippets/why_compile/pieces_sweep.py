@@ -2,7 +2,7 @@
 # inputs; time_it blocks on every result, so queued work is always counted.
 import matplotlib.pyplot as plt
 
-from jitkit import claim_ratio, time_it
+from jitkit import time_it
 
 sizes = [16, 256, 4_096, 65_536, 1_048_576]
 ratios = []
@@ -13,8 +13,6 @@ for size in sizes:
     ratios.append(pieces_time.median / whole_time.median)
     print(f"{size:>9,} elements: pieces {pieces_time}, whole {whole_time}, ratio {ratios[-1]:.1f}")
 
-# The ratio shrinks as the work per call grows (by at least 2x, re-measured on noise).
-claim_ratio("pieces/whole ratio: 16 elements over 1M elements", ratios[0] / ratios[-1], at_least=2)
 
 # Asynchronous dispatch, shown without a stopwatch: on a million elements Python finishes
 # queuing all 20 pieces before the device has finished computing them.
