@@ -148,8 +148,9 @@ def render_block(site: Site, block: Block, outcome: Outcome, index: int, ids: di
         parts.append(render_devices(site, block, outcome, *recorded))
     elif outcome.output:
         parts.append(render_output(site, outcome.output, "Output"))
-    if outcome.error_type and not recorded:
+    if outcome.error_type and not recorded:  # (a device block shows its error in its tabs)
         parts.append(render_output(site, outcome.error, f"Raises {outcome.error_type}"))
+    if outcome.error_type:
         parts += site.errors.link(block)
     parts += [render_figure(figure, block.page) for figure in outcome.figures]
     note = render_device_note(site, block, index, ids)  # a ❌'s inside it: a pair stays a pair
