@@ -395,9 +395,12 @@ def test_the_checkers_judged_every_solution_right_on_the_accelerator_as_they_are
     solution passes there and every wrong one fails the check it names, for the checkers, checks
     and solutions as they are now."""
     found = DATA.get("checkers")
-    assert found, "no run of the checkers on the accelerator: record one (MAINTAINERS.md)"
+    if found is None:  # dropped by `prune` after a change: the version notes say it is not run
+        assert labels.checkers_words(DATA).startswith("The checkers have not been run")
+        return
     assert found["versions"]["jax"] == DATA_JAX and found["key"] == solutions.key(), (
-        "the checkers or their solutions changed since their run on the accelerator: record again"
+        "the checkers or their solutions changed since their run on the accelerator: record "
+        "again (MAINTAINERS.md), or `nox -s accelerator -- prune` to show them as not run"
     )
     assert set(found["verdicts"]) == set(solutions.references())
     wrong = {i: v for i, v in found["verdicts"].items() if not v["right"]}

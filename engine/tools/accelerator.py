@@ -161,6 +161,16 @@ def machine_floor() -> dict:
     return floor
 
 
+def prune(chosen: list[Page], data: dict) -> None:
+    """Drop the records whose code changed since: those blocks and claims show as not recorded,
+    and the checkers, if one of them or a solution changed, as not run there."""
+    for page in chosen:
+        if kept := accelerator.page_record(data, page):
+            data["pages"][page_stem(page.path)] = accelerator.prune(kept, page)
+    if data.get("checkers", {}).get("key") not in (None, solutions.key()):
+        del data["checkers"]
+
+
 def record_checkers(data_path: Path, again: bool = False) -> int:
     """Every checker over its reference and wrong solutions on this machine (``checker_runs``),
     kept with the key of the files that decide it, unless that is recorded already for these
@@ -293,9 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 0
     if args.verb == "prune":
-        for page in chosen:
-            if kept := accelerator.page_record(data, page):
-                data["pages"][page_stem(page.path)] = accelerator.prune(kept, page)
+        prune(chosen, data)
         accelerator.save(data, ROOT / accelerator.DATA)
         return 0
     if args.pages:
