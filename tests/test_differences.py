@@ -157,3 +157,11 @@ def test_anywhere_the_records_do_not_name_a_failure_stops_the_notebook(on, platf
     with known_differences.recorded_differences("other"):
         total = 2  # a block that holds runs as it is
     assert total == 2
+
+
+def test_the_recorder_counts_reports_by_the_words_a_notebook_prints():
+    """engine/tools/notebook_runs.py counts the checks that reported a recorded difference by
+    the headline known_differences prints; both must say the same."""
+    from engine.tools import notebook_runs
+
+    assert f"⚠ {known_differences.HEADLINE}" == notebook_runs.REPORTED
