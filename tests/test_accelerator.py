@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import warnings
 
@@ -294,6 +295,7 @@ def test_a_notebook_runs_in_a_kernel_over_unix_sockets_and_its_run_is_kept(tmp_p
         fence("1 / 0", "bad: raises ZeroDivisionError"),
         fence("print('a')", "good"),
         fence("assert jax.default_backend() == 'tpu'", "fact: on a TPU"),
+        fence("import os\n\nprint('kernel', os.getpid())"),
         fence("undefined_name"),
     )
     cpu = {"platform": "cpu", "on": "a CPU", "recorded": "AssertionError"}
@@ -301,6 +303,11 @@ def test_a_notebook_runs_in_a_kernel_over_unix_sockets_and_its_run_is_kept(tmp_p
     record = {"pages": {"course/demo": {"outputs": {accelerator.output_id(page, 0): "x = 42"}}}}
     executed, run = notebook_runs.run(notebook)
     assert run["device"].startswith("cpu (cpu, ") and run["versions"]["jax"] == DATA_JAX
+    kernel_pid = int(
+        next(c for c in executed.cells if "getpid" in c.source).outputs[0].text.split()[1]
+    )
+    with pytest.raises(ProcessLookupError):  # gone: a kernel left running keeps a TPU from the next
+        os.kill(kernel_pid, 0)
     assert run["ran"] == run["cells"] == len([c for c in executed.cells if c.cell_type == "code"])
     assert run["reported"] == 1  # the fact, recorded as failing on a CPU
     assert run["stopped"] == [

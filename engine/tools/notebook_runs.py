@@ -105,7 +105,13 @@ def once(notebook: dict, python: str = sys.executable, env: dict | None = None):
             shutdown_kernel="graceful",  # JAX lets the chip go as the kernel exits
             resources={"metadata": {"path": folder}},
         )
-        client.execute(env=dict(os.environ) if env is None else env)
+        try:
+            # A client given a manager leaves its kernel running unless told (cleanup_kc): a kernel
+            # left over keeps the TPU, and every later kernel fails on libtpu's lockfile.
+            client.execute(env=dict(os.environ) if env is None else env, cleanup_kc=True)
+        finally:
+            if manager.has_kernel and manager.is_alive():
+                manager.shutdown_kernel(now=True)
     *cells, probe = copy.cells
     copy.cells = cells
     return copy, summary(cells, probe, time.monotonic() - started)
@@ -186,14 +192,24 @@ def record(
         notebook = built(page, folder)
         entry = data.setdefault("notebooks", {}).setdefault(page_stem(page.path), {"runs": []})
         current = entry.get("key") == accelerator.notebook_key(notebook)
-        if current and not again and any(r.get("kernel") == python for r in entry["runs"]):
+        # A run whose kernel never reported its runtime (device "?") is not a record: run it again.
+        done = [r for r in entry["runs"] if r.get("kernel") == python and r["versions"].get("jax")]
+        if current and not again and done:
             print(f"notebooks: {page.path}: current, skipped", file=sys.stderr, flush=True)
             continue
-        executed, run_record = run(notebook, python, env)
+        try:
+            executed, run_record = run(notebook, python, env)
+        except Exception as error:  # a kernel that died is the runner's news, not the notebook's
+            print(f"notebooks: {page.path}: not recorded: {error!r}", file=sys.stderr, flush=True)
+            continue
         run_record["kernel"] = python
         run_record["device_cells"] = list(device_cells(page, executed, data))
         jax_version = run_record["versions"].get("jax")
-        kept = [r for r in entry["runs"] if current and r["versions"].get("jax") != jax_version]
+        kept = [
+            r
+            for r in entry["runs"]
+            if current and r["versions"].get("jax") not in (jax_version, None)
+        ]
         entry.update(key=accelerator.notebook_key(notebook), runs=[*kept, run_record])
         accelerator.save(data, data_path)
         print(
