@@ -37,6 +37,7 @@ import functools
 import importlib.metadata
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -56,6 +57,7 @@ from engine.run.results import Outcome
 from engine.run.timing import measures_time
 from engine.site import differences
 from engine.site.notebooks import (
+    CHILDREN_ON_CPU,
     _runnable,
     build_notebook,
     dumps,
@@ -63,6 +65,7 @@ from engine.site.notebooks import (
     page_to_notebook,
 )
 from tests import tiers
+from tests.helpers import fence
 from tests.helpers import page as made_up_page
 from tests.helpers import site_page
 
@@ -700,3 +703,26 @@ def test_a_notebook_is_checked_against_the_schema_once_with_every_cell_and_outpu
     code[-1].outputs.append(nbformat.from_dict({"output_type": "stream"}))  # no name, no text
     with pytest.raises(nbformat.ValidationError):
         check(notebook)
+
+
+@pytest.mark.unit
+def test_a_notebook_that_starts_python_sends_it_to_the_cpu_and_keeps_its_own_device():
+    """On a TPU the notebook's kernel holds the chip and a second process cannot start JAX on it
+    (recorded: every such cell failed there), so the setup cell sets JAX_PLATFORMS for the
+    programs it starts, after `import jax`, which has read it for the kernel already."""
+    starts = made_up_page(
+        "# Demo\n\n" + fence("import subprocess\nsubprocess.run([sys.executable])")
+    )
+    plain = made_up_page("# Demo\n\n" + fence("print(1)"))
+    setup = page_to_notebook(starts)["cells"][1]["source"]
+    assert CHILDREN_ON_CPU[-1] not in page_to_notebook(plain)["cells"][1]["source"]
+    assert setup.index("import jax\n") < setup.index(CHILDREN_ON_CPU[-1])
+    probe = "import jax\nprint(repr(jax.config.jax_platforms))"
+    done = subprocess.run(
+        [sys.executable, "-c", setup + "\n" + probe],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"},
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] in ("None", "''")  # the kernel still picks its device

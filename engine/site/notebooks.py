@@ -280,6 +280,19 @@ def _title_cell(page: Page, environment: dict, site: str) -> str:
     return "\n\n".join(lines)
 
 
+CHILD = "sys.executable"  # how a page starts a Python program of its own
+# Set after `import jax`, which has read JAX_PLATFORMS for this process already; as the build's
+# page processes do (engine.run.child), so the notebook runs what the site recorded.
+CHILDREN_ON_CPU = [
+    "",
+    "# This notebook's process holds the accelerator (a TPU admits only one), so the Python",
+    "# programs that cells below start run on the CPU; on a CPU-only machine nothing changes.",
+    "import os",
+    "",
+    'os.environ["JAX_PLATFORMS"] = "cpu"',
+]
+
+
 def _setup_source(files: dict[str, str], page: Page, records: dict[str, list[dict]]) -> str:
     lines = ["# Setup: run this cell first."]
     saves = any(block.file for block in page.blocks)
@@ -308,10 +321,14 @@ def _setup_source(files: dict[str, str], page: Page, records: dict[str, list[dic
         for name, text in files.items():
             lines.append(f"    {name!r}: {_literal(text)},")
         lines += ["})", "del _unpack_project_files", ""]
+    starts_python = any(
+        CHILD in text for text in [*files.values(), *(b.source for b in page.blocks)]
+    )
     lines += [
         "# Every example on the site starts from these four imports.",
         PRELUDE.rstrip(),
         *(["import tempfile  # the %%writefile cells save into its folder"] if saves else []),
+        *(CHILDREN_ON_CPU if starts_python else []),
         "",
         "# Jupyter would colour printed jaxprs; pages compare their plain text, as on the site.",
         'jax.config.update("jax_pprint_use_color", False)',
