@@ -330,7 +330,7 @@ def test_a_notebook_runs_in_a_kernel_over_unix_sockets_and_its_run_is_kept(tmp_p
 
 NOTEBOOK_REFRESH = (
     "on a TPU machine, bash engine/tools/accelerator_record.sh (MAINTAINERS.md, 'Recording on "
-    "an accelerator') runs {page}'s notebook again"
+    "an accelerator') runs {page}'s notebook again (or nox -s accelerator -- prune drops the run)"
 )
 
 

@@ -29,21 +29,9 @@ from engine.run.environment import environment_fingerprint, installed_version, l
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
+from engine.site.notebooks import build_notebook
 from engine.tools import checker_runs, drift, matrix, notebook_runs, solutions
 
-# Pages whose every claim and figure is recorded, besides every page that measures time.
-PAGES = (
-    "docs/course/why-compile.md",
-    "docs/course/introducing-jit.md",
-    "docs/course/hands-on.md",
-    "docs/beyond/loop-speed.md",
-    "docs/beyond/long-runs.md",
-    "docs/beyond/numeric-traps.md",
-    "docs/beyond/callbacks.md",
-    "docs/beyond/compile-time.md",
-    "docs/beyond/accelerators.md",
-    "docs/beyond/many-devices.md",
-)
 # What page processes need besides JAX: the engine's parser (mkdocs' front matter), charts, Sybil.
 RUN_LAYER = (
     *("numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "mkdocs", "sybil", "pyyaml"),
@@ -63,8 +51,9 @@ PLATFORMS = (
 
 
 def pages(all_pages: list[Page]) -> list[Page]:
-    """The pages to record: ``PAGES`` and every page whose code measures time, in site order."""
-    return [p for p in all_pages if p.path in PAGES or (p.blocks and measures_time(p))]
+    """The pages to record, in site order: every page with a notebook (a notebook wraps the claims
+    its page's record says fail there, so that it runs on), and every page that measures time."""
+    return [p for p in all_pages if p.blocks and (wants_notebook(p.path) or measures_time(p))]
 
 
 # ---------------------------------------------------------------- recording
@@ -163,10 +152,16 @@ def machine_floor() -> dict:
 
 def prune(chosen: list[Page], data: dict) -> None:
     """Drop the records whose code changed since: those blocks and claims show as not recorded,
-    and the checkers, if one of them or a solution changed, as not run there."""
+    a notebook as not run there, and the checkers, if one of them or a solution changed, as not
+    run there."""
+    notebooks = data.get("notebooks", {})
     for page in chosen:
         if kept := accelerator.page_record(data, page):
             data["pages"][page_stem(page.path)] = accelerator.prune(kept, page)
+        if page_stem(page.path) in notebooks and not accelerator.notebook_runs(
+            data, page, build_notebook(page)
+        ):
+            del notebooks[page_stem(page.path)]
     if data.get("checkers", {}).get("key") not in (None, solutions.key()):
         del data["checkers"]
 

@@ -104,10 +104,11 @@ def computes_score(module):
     got = np.asarray(result(jax.device_put(x), jax.device_put(w)))
     expected = np.tanh(x.astype(np.float64) @ w.astype(np.float64))
     assert got.shape == expected.shape and np.allclose(
-        got, expected, rtol=TRANSCENDENTAL_RTOL, atol=1e-6  # and a TPU's tanh
-    ), (
-        f"expected tanh(x @ w) = {np.round(expected, 4)}, got {np.round(got, 4)}"
-    )
+        got,
+        expected,
+        rtol=TRANSCENDENTAL_RTOL,
+        atol=1e-6,  # and a TPU's tanh
+    ), f"expected tanh(x @ w) = {np.round(expected, 4)}, got {np.round(got, 4)}"
 
 
 @check("compile_score compiles exactly one program (no arrays made to get shapes)")
@@ -119,7 +120,6 @@ def compiles_once(module):
         f"expected exactly one compilation (score's) from jax.ShapeDtypeStruct specs, got "
         f"{compiles.names or 'none'} (making jnp arrays to read their shapes compiles too)"
     )
-
 
 
 # Rows for the memory check: x would be float32[2**22, 3], 48 MiB, if anyone made it.
@@ -145,6 +145,7 @@ def makes_no_arrays(module):
         f"{array_bytes // 2**20} MiB of an x array (specs hold no data), got a peak of "
         f"{peak / 2**20:.0f} MiB: did it make placeholder arrays (np.zeros, np.ones...)?"
     )
+
 
 add_checks(
     globals(),

@@ -32,8 +32,12 @@ def _function(module, name):
 
 def _device_args():
     """Fresh device arrays for one call (a donated w cannot be used twice)."""
-    return (jnp.asarray(W_HOST), jnp.asarray(X_HOST), jnp.asarray(Y_HOST),
-            jnp.asarray(LR, jnp.float32))
+    return (
+        jnp.asarray(W_HOST),
+        jnp.asarray(X_HOST),
+        jnp.asarray(Y_HOST),
+        jnp.asarray(LR, jnp.float32),
+    )
 
 
 def _reference(w, steps):
@@ -55,8 +59,12 @@ def _compare(got, want, what, module):
     default = any("HIGHEST" not in line for line in lines)
     raise AssertionError(
         f"expected {what} {np.round(want, 5).tolist()}, got {np.round(got, 5).tolist()}"
-        + ("; sgd_step multiplies at DEFAULT precision, which a TPU rounds to about 3 digits: "
-           "see the precision check" if default else "")
+        + (
+            "; sgd_step multiplies at DEFAULT precision, which a TPU rounds to about 3 digits: "
+            "see the precision check"
+            if default
+            else ""
+        )
     )
 
 
@@ -79,8 +87,13 @@ def highest_precision(module):
     lines = _products(_function(module, "sgd_step"))
     if not lines:
         raise NotChecked("because sgd_step's program has no matrix product (dot_general)")
-    asked = sorted({line.split("precision = ")[1].split("]")[0] + "]" for line in lines
-                    if "precision = " in line})
+    asked = sorted(
+        {
+            line.split("precision = ")[1].split("]")[0] + "]"
+            for line in lines
+            if "precision = " in line
+        }
+    )
     assert all("HIGHEST" in line for line in lines), (
         f"expected precision = [HIGHEST, HIGHEST] on all {len(lines)} products (forward and "
         f"gradient), got {asked}: DEFAULT lets a TPU multiply in one bfloat16 pass; pass "
@@ -101,8 +114,11 @@ def donates_w(module):
         "expected w to be deleted after sgd_step(w, X, y, lr), got it alive: jit sgd_step "
         "with donate_argnums=0, so the new w can use the old one's memory"
     )
-    unusable = [str(warning.message).splitlines()[0] for warning in caught
-                if "donated buffers were not usable" in str(warning.message)]
+    unusable = [
+        str(warning.message).splitlines()[0]
+        for warning in caught
+        if "donated buffers were not usable" in str(warning.message)
+    ]
     assert not unusable, (
         f"expected only w to be donated, got a warning: {unusable[0]} (X, y and lr cannot "
         "hold the result, and the caller uses them again: donate_argnums=0)"

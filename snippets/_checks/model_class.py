@@ -112,8 +112,12 @@ def new_object_reuses_the_program(module):
     assert _close(got, want), (
         f"expected the second object's own result, {np.round(want[0], 4)} in the first row, got "
         f"{np.round(got[0], 4)}"
-        + (": the first object's result; it shares a program that baked in the first object's "
-           "weights" if baked else "")
+        + (
+            ": the first object's result; it shares a program that baked in the first object's "
+            "weights"
+            if baked
+            else ""
+        )
     )
 
 

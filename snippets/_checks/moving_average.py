@@ -41,8 +41,7 @@ def _reference(values, window):
 def _compare(result, expected, label, rtol=1e-6):
     got = np.asarray(result, dtype=np.float64)
     assert got.shape == expected.shape, (
-        f"{label}: expected {expected.shape[0]} values (len(x) - window + 1), "
-        f"got shape {got.shape}"
+        f"{label}: expected {expected.shape[0]} values (len(x) - window + 1), got shape {got.shape}"
     )
     assert np.allclose(got, expected, rtol=rtol, atol=rtol), (
         f"{label}: expected {_short(expected)}, got {_short(got)}"
@@ -84,9 +83,7 @@ def keeps_dtype(module):
         )
 
 
-@check(
-    "jitted, window static: a new window compiles once, new values of one shape compile nothing"
-)
+@check("jitted, window static: a new window compiles once, new values of one shape compile nothing")
 def compiles_once_per_window(module):
     fn = _function(module)
     first = jnp.linspace(0.0, 1.0, 23, dtype=jnp.float32)

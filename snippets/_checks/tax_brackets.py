@@ -25,8 +25,10 @@ ATOL, RTOL = 0.05, 1e-6
 def reference_tax(income: float) -> float:
     uppers = (*EDGES[1:], np.inf)
     return float(
-        sum(max(0.0, min(income, high) - low) * rate
-            for low, high, rate in zip(EDGES, uppers, RATES, strict=True))
+        sum(
+            max(0.0, min(income, high) - low) * rate
+            for low, high, rate in zip(EDGES, uppers, RATES, strict=True)
+        )
     )
 
 

@@ -73,9 +73,7 @@ def fori_learns_the_line(module):
 def fori_matches_python_loop(module):
     # Few steps, so that the parameters still move a lot from one step to the next.
     fori = _pair(_function(module, "fit_fori")(W0, B0, X, Y, RATE, 8), "fit_fori")
-    loop = _pair(
-        _function(module, "fit_python_loop")(W0, B0, X, Y, RATE, 8), "fit_python_loop"
-    )
+    loop = _pair(_function(module, "fit_python_loop")(W0, B0, X, Y, RATE, 8), "fit_python_loop")
     assert np.allclose(fori, loop, atol=1e-4), (
         f"after 8 steps: expected fit_fori to give fit_python_loop's "
         f"({loop[0]:.6f}, {loop[1]:.6f}), got ({fori[0]:.6f}, {fori[1]:.6f})"
@@ -116,14 +114,27 @@ def fori_compiles_to_a_loop(module):
     )
 
 
-@check(f"fit_fori is {MIN_SPEEDUP:g}x faster or more than fit_python_loop ({STEPS} steps, "
-       "jitkit.assert_faster)")
+@check(
+    f"fit_fori is {MIN_SPEEDUP:g}x faster or more than fit_python_loop ({STEPS} steps, "
+    "jitkit.assert_faster)"
+)
 def fori_is_faster(module):
     fori = _function(module, "fit_fori")
     loop = _function(module, "fit_python_loop")
     try:
-        assert_faster(fori, loop, W0, B0, X, Y, RATE, STEPS, min_ratio=MIN_SPEEDUP, runs=5,
-                      label="fit_python_loop / fit_fori")
+        assert_faster(
+            fori,
+            loop,
+            W0,
+            B0,
+            X,
+            Y,
+            RATE,
+            STEPS,
+            min_ratio=MIN_SPEEDUP,
+            runs=5,
+            label="fit_python_loop / fit_fori",
+        )
     except AssertionError as error:
         raise AssertionError(
             f"fit_fori against fit_python_loop: {error} (one compiled loop should save "

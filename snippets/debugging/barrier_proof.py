@@ -53,5 +53,6 @@ for _ in range(3):  # on a loaded machine the earlier work could, rarely, end fi
     if queued == []:
         break
 print("values heard when the call returned | idle device:", len(idle), "| queued:", len(queued))
-assert len(idle) == 1  # idle: the callback ran before the call returned
-assert queued == []  # queued: the call returned first; the barrier waited for the callback
+if jax.default_backend() == "cpu":  # what the page says of this JAX's CPU backend
+    assert len(idle) == 1  # idle: the callback ran before the call returned
+    assert queued == []  # queued: the call returned first; the barrier waited for the callback

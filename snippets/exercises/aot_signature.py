@@ -15,9 +15,9 @@ def compile_score(batch):
 
 
 predictions = {
-    1: True,   # the exact signature it was compiled for
+    1: True,  # the exact signature it was compiled for
     2: False,  # 16 rows: a Compiled never compiles a new shape
-    3: True,   # NumPy float64 arrays: with x64 off (the default) they arrive as float32
+    3: True,  # NumPy float64 arrays: with x64 off (the default) they arrive as float32
     4: False,  # int32 is another dtype, and a Compiled does not convert it
     5: False,  # compiled positionally: a keyword is another call structure
     6: False,  # a Compiled cannot be transformed, and vmap is a transformation

@@ -18,8 +18,10 @@ LEARNING_RATE = 0.1
 @jit
 def descent_step(w, b, xs, ys):
     residual = w * xs + b - ys
-    return (w - LEARNING_RATE * jnp.mean(2 * residual * xs),
-            b - LEARNING_RATE * jnp.mean(2 * residual))
+    return (
+        w - LEARNING_RATE * jnp.mean(2 * residual * xs),
+        b - LEARNING_RATE * jnp.mean(2 * residual),
+    )
 
 
 def fit_python_loop(w, b, xs, ys, rate, steps):

@@ -11,10 +11,16 @@ PRESETS = {
 # id: (button label, starting carry, step(carry, x) -> (new carry, output), its body as text)
 STEPS = {
     "sum": (
-        "Running sum", 0.0, lambda c, x: (c + x, c + x), ["new = carry + x", "return new, new"]
+        "Running sum",
+        0.0,
+        lambda c, x: (c + x, c + x),
+        ["new = carry + x", "return new, new"],
     ),
     "product": (
-        "Running product", 1.0, lambda c, x: (c * x, c * x), ["new = carry * x", "return new, new"]
+        "Running product",
+        1.0,
+        lambda c, x: (c * x, c * x),
+        ["new = carry * x", "return new, new"],
     ),
     "max": (
         "Running max",
@@ -84,7 +90,6 @@ for op_id, (label, init, step, text) in STEPS.items():
     data["ops"].append(
         {"id": op_id, "label": label, "init": as_json_number(init), "step": text, "runs": runs}
     )
-
 
 
 def one_line_leaves(text):

@@ -20,8 +20,10 @@ with count_compiles() as compiles:
         results.append(rms_any_length(pool[:n]))
         bucketed_so_far.append(compiles("masked_rms"))
 
-print(f"{len(stream)} calls, {len(set(stream))} distinct lengths: {exact_so_far[-1]} "
-      f"compilations with exact shapes, {bucketed_so_far[-1]} with buckets")
+print(
+    f"{len(stream)} calls, {len(set(stream))} distinct lengths: {exact_so_far[-1]} "
+    f"compilations with exact shapes, {bucketed_so_far[-1]} with buckets"
+)
 assert exact_so_far[-1] == len(set(stream))  # one compile per distinct length
 expected = [np.sqrt(np.mean(pool[:n] ** 2)) for n in stream]
 assert np.allclose(results, expected, rtol=1e-5)  # the padding never leaks into the result
@@ -32,8 +34,13 @@ fig, ax = plt.subplots(figsize=(6.4, 3.4))
 ax.step(calls, exact_so_far, where="post", label="exact shapes")
 ax.step(calls, bucketed_so_far, where="post", label=f"bucketed {BUCKETS}")
 for series in (exact_so_far, bucketed_so_far):
-    ax.annotate(str(series[-1]), (calls[-1], series[-1]), xytext=(4, 0),
-                textcoords="offset points", va="center")
+    ax.annotate(
+        str(series[-1]),
+        (calls[-1], series[-1]),
+        xytext=(4, 0),
+        textcoords="offset points",
+        va="center",
+    )
 ax.set_xlabel("call number (random lengths 1 to 64)")
 ax.set_ylabel("compilations so far")
 ax.set_ylim(0, max(exact_so_far) * 1.15)

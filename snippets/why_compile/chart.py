@@ -27,10 +27,13 @@ for ax, task, scale, unit, title in panels:
 tpu_text, tpu_record = recorded_output("course/why-compile", "ripple eager:", "matmul jit")
 tpu = f"{device_label(tpu_record)}; {floor_label(tpu_record)}"
 gains = {
-    "this build's CPU": [timings[(t, "eager")].median / timings[(t, "jit")].median
-                         for t in ("ripple", "matmul")],
-    tpu: [seconds_after(tpu_text, f"{t:6} eager:") / seconds_after(tpu_text, f"{t:6} jit  :")
-          for t in ("ripple", "matmul")],
+    "this build's CPU": [
+        timings[(t, "eager")].median / timings[(t, "jit")].median for t in ("ripple", "matmul")
+    ],
+    tpu: [
+        seconds_after(tpu_text, f"{t:6} eager:") / seconds_after(tpu_text, f"{t:6} jit  :")
+        for t in ("ripple", "matmul")
+    ],
 }
 places = np.arange(2)
 # Other colours than the eager and jit bars above: these bars are machines, not modes.

@@ -24,8 +24,14 @@ queued.block_until_ready()
 fig, ax = plt.subplots(figsize=(6.4, 3.4))
 ax.plot(sizes, ratios, marker="o")
 ax.axhline(1.0, linestyle="--", color="0.5", linewidth=1)
-ax.annotate("no difference", (sizes[0], 1.0), textcoords="offset points", xytext=(0, 4),
-            fontsize=8, color="0.5")
+ax.annotate(
+    "no difference",
+    (sizes[0], 1.0),
+    textcoords="offset points",
+    xytext=(0, 4),
+    fontsize=8,
+    color="0.5",
+)
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("elements in the input (log scale)")
