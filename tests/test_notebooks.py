@@ -65,9 +65,8 @@ from engine.site.notebooks import (
     page_to_notebook,
 )
 from tests import tiers
-from tests.helpers import fence
+from tests.helpers import fence, site_page
 from tests.helpers import page as made_up_page
-from tests.helpers import site_page
 
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()
