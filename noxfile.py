@@ -506,7 +506,12 @@ def accelerator(session: nox.Session) -> None:
     install(session, "docs")
     if session.posargs[:1] == ["wheels"]:
         session.install("pip")  # `pip download` fetches wheels for another machine; uv cannot
-    session.run("python", "-m", "engine.tools.accelerator", *(session.posargs or ["pages"]))
+    args = session.posargs or ["pages"]
+    if args[:1] == ["prune"]:  # against the notebooks as this checkout writes them
+        folder = str(ROOT / ".cache/accelerator/notebooks")
+        session.run("python", "-m", "engine.site.write_notebooks", folder)
+        args = [*args, "--site", folder]
+    session.run("python", "-m", "engine.tools.accelerator", *args)
 
 
 LIGHTHOUSE_VERSION = "12.2.3"

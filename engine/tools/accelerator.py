@@ -29,7 +29,6 @@ from engine.run.environment import environment_fingerprint, installed_version, l
 from engine.run.pages import run_page
 from engine.run.results import PageFailure
 from engine.run.timing import measures_time
-from engine.site.notebooks import build_notebook
 from engine.tools import checker_runs, drift, matrix, notebook_runs, solutions
 
 # What page processes need besides JAX: the engine's parser (mkdocs' front matter), charts, Sybil.
@@ -150,16 +149,16 @@ def machine_floor() -> dict:
     return floor
 
 
-def prune(chosen: list[Page], data: dict) -> None:
+def prune(chosen: list[Page], data: dict, site: Path = ROOT / "site") -> None:
     """Drop the records whose code changed since: those blocks and claims show as not recorded,
-    a notebook as not run there, and the checkers, if one of them or a solution changed, as not
-    run there."""
+    a notebook (as written under ``site``) as not run there, and the checkers, if one of them or
+    a solution changed, as not run there."""
     notebooks = data.get("notebooks", {})
     for page in chosen:
         if kept := accelerator.page_record(data, page):
             data["pages"][page_stem(page.path)] = accelerator.prune(kept, page)
         if page_stem(page.path) in notebooks and not accelerator.notebook_runs(
-            data, page, build_notebook(page)
+            data, page, notebook_runs.built(page, site)
         ):
             del notebooks[page_stem(page.path)]
     if data.get("checkers", {}).get("key") not in (None, solutions.key()):
@@ -259,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--again", action="store_true", help="record current pages again")
     run.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     verbs.add_parser("pages", help="list the pages a full recording covers, and what is recorded")
-    verbs.add_parser("prune", help="drop records whose code is no longer on their page")
+    cut = verbs.add_parser("prune", help="drop records whose code is no longer on their page")
+    cut.add_argument("--site", type=Path, default=ROOT / "site", help="where the .ipynb files are")
     judge = verbs.add_parser("checkers", help="run every checker on its solutions, record it")
     judge.add_argument("--data", type=Path, default=ROOT / accelerator.DATA)
     judge.add_argument("--again", action="store_true", help="run them again though current")
@@ -283,8 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         data = notebook_runs.record(
             chosen, args.data, args.kernel_python, args.site, args.again, args.kernel_pythonpath
         )
-        runs = [data["notebooks"][page_stem(p.path)]["runs"][-1] for p in chosen]
-        return 1 if any(run["stopped"] for run in runs) else 0
+        runs = [data["notebooks"].get(page_stem(p.path), {}).get("runs") for p in chosen]
+        return 1 if any(not run or run[-1]["stopped"] for run in runs) else 0
     chosen = pages(read_pages([]))
     data = accelerator.load(ROOT / accelerator.DATA)
     if args.verb == "pages":
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 0
     if args.verb == "prune":
-        prune(chosen, data)
+        prune(chosen, data, args.site)
         accelerator.save(data, ROOT / accelerator.DATA)
         return 0
     if args.pages:
