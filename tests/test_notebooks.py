@@ -704,7 +704,6 @@ def test_a_notebook_is_checked_against_the_schema_once_with_every_cell_and_outpu
         check(notebook)
 
 
-@pytest.mark.unit
 def test_a_notebook_that_starts_python_sends_it_to_the_cpu_and_keeps_its_own_device():
     """On a TPU the notebook's kernel holds the chip and a second process cannot start JAX on it
     (recorded: every such cell failed there), so the setup cell sets JAX_PLATFORMS for the
