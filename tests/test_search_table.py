@@ -26,11 +26,25 @@ MEANING = ROOT / "docs/assets/javascripts/workers/jitdocs-meaning.js"
 # Cyrillic, Japanese kana), a capital I with a dot, white space and controls of every kind,
 # emoji, punctuation outside ASCII, code, an over-long word, an empty string.
 OTHERS = [
-    "Café naïve résumé Ångström", "jit 编译 函数 缓存", "Σίσυφος ΣΑΣ", "Привет, мир!", "テスト ですか",
-    "İstanbul ǅemal", "tab\there\nnew\rline\u00a0nbsp\u2028sep\u3000wide", "zero\u200bwidth\ufeffbom",
-    "ctrl\x01\x7f\x9fchars", "emoji 🎉🚀 ok", "«quoted» — dash… ¿qué?", "x≤y ≠ z ± 1 × 2",
-    "jax.jit(f, static_argnums=(0,))(*args, **kw)", "f'{x!r:>10}' -> None", "a" * 120,
-    "recompiling re-tracing ShapedArray(float32[3])", "", "   ", "don't won't can't",
+    "Café naïve résumé Ångström",
+    "jit 编译 函数 缓存",
+    "Σίσυφος ΣΑΣ",
+    "Привет, мир!",
+    "テスト ですか",
+    "İstanbul ǅemal",
+    "tab\there\nnew\rline\u00a0nbsp\u2028sep\u3000wide",
+    "zero\u200bwidth\ufeffbom",
+    "ctrl\x01\x7f\x9fchars",
+    "emoji 🎉🚀 ok",
+    "«quoted» — dash… ¿qué?",
+    "x\u2264y \u2260 z \u00b1 1 \u00d7 2",
+    "jax.jit(f, static_argnums=(0,))(*args, **kw)",
+    "f'{x!r:>10}' -> None",
+    "a" * 120,
+    "recompiling re-tracing ShapedArray(float32[3])",
+    "",
+    "   ",
+    "don't won't can't",
 ]
 
 
@@ -39,8 +53,9 @@ def corpus() -> list[str]:
     word forms, lines of the snippets' code, and OTHERS."""
     strings = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
-        strings += [m["text"] for line in page.read_text("utf-8").splitlines()
-                    if (m := HEADING.match(line))]
+        strings += [
+            m["text"] for line in page.read_text("utf-8").splitlines() if (m := HEADING.match(line))
+        ]
     for data in (ROOT / "docs/data/questions.toml", ROOT / "tests/search/questions.toml"):
         rows = tomllib.loads(data.read_text("utf-8"))["question"]
         strings += [row.get("asked") or row["ask"] for row in rows]
@@ -72,8 +87,11 @@ def test_the_corpus_is_a_few_hundred_strings_of_many_kinds(expected):
 @pytest.mark.unit
 def test_the_builds_tokenizer_splits_as_the_models(expected):
     ours = WordPiece(read_vocab(ROOT / search_table.VOCAB))
-    differ = {text: (ours.tokens(text), tokens) for text, tokens in expected.items()
-              if ours.tokens(text) != tokens}
+    differ = {
+        text: (ours.tokens(text), tokens)
+        for text, tokens in expected.items()
+        if ours.tokens(text) != tokens
+    }
     assert not differ
 
 
@@ -93,12 +111,16 @@ def test_the_workers_tokenizer_splits_as_the_models(expected):
     vocab = read_vocab(ROOT / search_table.VOCAB)
     texts = list(expected)
     done = subprocess.run(
-        [node, "-e", script], input=json.dumps([vocab, texts]), capture_output=True,
-        text=True, check=True,
+        [node, "-e", script],
+        input=json.dumps([vocab, texts]),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     found = dict(zip(texts, json.loads(done.stdout), strict=True))
-    differ = {text: (found[text], tokens) for text, tokens in expected.items()
-              if found[text] != tokens}
+    differ = {
+        text: (found[text], tokens) for text, tokens in expected.items() if found[text] != tokens
+    }
     assert not differ
 
 

@@ -21,9 +21,19 @@ VOCAB = Path("docs/assets/search/vocab.txt")  # one token a line, its id its lin
 TABLE = Path("docs/assets/search/tokens.bin")
 MAGIC = b"JDST"
 UNKNOWN = "[UNK]"
-LONGEST_WORD = 100  # characters: a longer word is one unknown token, as the model's tokenizer has it
-CHINESE = [(0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
-           (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F)]
+LONGEST_WORD = (
+    100  # characters: a longer word is one unknown token, as the model's tokenizer has it
+)
+CHINESE = [
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B820, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+]
 ASCII_PUNCTUATION = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 

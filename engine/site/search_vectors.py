@@ -7,8 +7,8 @@ A section is what Material's search index makes an entry of: a page's opening (b
 heading below the title) and each heading with what follows it, up to the next heading. Its
 vector is the mean of the vectors of its first tokens (the page title, the heading, the opening
 words), each weighted by its inverse document frequency over the sections, so words every
-section holds ("the", "jit") weigh little. A question of the data file gets a vector of its own, filed under
-the section it links to: a reader's words, as a learner put them, reach that section.
+section holds ("the", "jit") weigh little. A question of the data file gets a vector of its
+own, filed under the section it links to: a reader's words, as a learner put them, reach it.
 """
 
 from __future__ import annotations
@@ -80,7 +80,9 @@ def build(root: Path, texts: dict[str, str], asked: list[tuple[str, str]]) -> st
     the query takes (those that differ from an unseen token's)."""
     table, vocab = read_table(root / TABLE), read_vocab(root / VOCAB)
     tokenizer = WordPiece(vocab)
-    encoded = {location: tokenizer.encode(text)[:SECTION_TOKENS] for location, text in texts.items()}
+    encoded = {
+        location: tokenizer.encode(text)[:SECTION_TOKENS] for location, text in texts.items()
+    }
     weights = idf(list(encoded.values()), len(vocab))
     rows = [(location, tokens) for location, tokens in encoded.items()]
     rows += [(location, tokenizer.encode(text)) for location, text in asked]

@@ -35,11 +35,20 @@ CARD_SIMILARITIES = {(0, 1): 0.6660, (0, 2): 0.1046, (1, 2): 0.1411}
 # The model's tokenizer, as engine/run/search_table.py and the worker implement it (and
 # tests/test_search_table.py builds it): another model's settings would need them changed.
 PIPELINE = {
-    "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
-                   "strip_accents": None, "lowercase": True},
+    "normalizer": {
+        "type": "BertNormalizer",
+        "clean_text": True,
+        "handle_chinese_chars": True,
+        "strip_accents": None,
+        "lowercase": True,
+    },
     "pre_tokenizer": {"type": "BertPreTokenizer"},
-    "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-              "max_input_chars_per_word": 100},
+    "model": {
+        "type": "WordPiece",
+        "unk_token": "[UNK]",
+        "continuing_subword_prefix": "##",
+        "max_input_chars_per_word": 100,
+    },
 }
 
 
