@@ -16,7 +16,6 @@ import sys
 import zipfile
 from importlib.util import find_spec
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import numpy as np

@@ -7,6 +7,7 @@ results are shown about as soon as the same keystrokes' results by words alone.
 
 from __future__ import annotations
 
+import json
 import statistics
 
 import pytest
@@ -118,3 +119,11 @@ def test_each_keystrokes_fused_results_come_as_fast_as_by_words_alone_at_4x(open
     [groups] = search(site_dir, [FIRST + TYPED])
     assert shown.split("?")[0].endswith(groups[0][0]["location"].split("#")[0]), shown
     assert not visit.problems() and not words.problems()
+
+
+def test_every_entry_of_the_search_index_has_a_vector_and_every_vector_an_entry(site_dir):
+    index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
+    entries = {doc["location"] for doc in index["docs"]}
+    vectors = json.loads((site_dir / URI).read_text("utf-8"))["locations"]
+    assert set(vectors) == entries
+    assert len(vectors) > len(entries)  # and the questions page's questions beside them
