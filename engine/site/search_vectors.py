@@ -14,6 +14,7 @@ own, filed under the section it links to: a reader's words, as a learner put the
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import math
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.page.syntax import HEADING, fence_end
+from engine.run import search_table
 from engine.run.search_table import TABLE, VOCAB, WordPiece, read_table, read_vocab
 from engine.site import questions
 from engine.site.notebooks import page_url
@@ -121,4 +123,14 @@ def site_vectors(site) -> str:
     for row in questions.load(site.root):
         page, _, anchor = row["answer"].partition("#")
         asked.append((f"{page_url(page)}#{anchor}", row["asked"]))
-    return build(site.root, texts, asked)
+    # kept between builds (a warm rebuild has 3 s), by what the vectors are made of
+    made_of = [texts, asked, table_digest(site.root), np.__version__]
+    return site.kept.vectors(json.dumps(made_of), lambda _: build(site.root, texts, asked))
+
+
+def table_digest(root: Path) -> str:
+    """The token table, its vocabulary and the tokenizer's code."""
+    digest = hashlib.sha256()
+    for path in (root / TABLE, root / VOCAB, Path(search_table.__file__)):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
