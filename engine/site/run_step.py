@@ -94,7 +94,8 @@ def run_site(
     site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
     site.views = views  # before the search vectors render the pages, as they will be rendered
-    site.files[search_vectors.URI] = search_vectors.site_vectors(site)
+    if (root / search_vectors.TABLE).is_file():  # a project without the table searches by words
+        site.files[search_vectors.URI] = search_vectors.site_vectors(site)
     log.info(version_notes.summary(list(site.pages.values()), recorded))
     return site
 

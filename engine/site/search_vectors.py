@@ -120,7 +120,8 @@ def site_vectors(site) -> str:
         if not (page.meta.get("search") or {}).get("exclude"):
             texts |= sections(path, site.markdown(path), page.title)
     asked = []
-    for row in questions.load(site.root):
+    rows = questions.load(site.root) if (site.root / questions.DATA).is_file() else []
+    for row in rows:
         page, _, anchor = row["answer"].partition("#")
         asked.append((f"{page_url(page)}#{anchor}", row["asked"]))
     # kept between builds (a warm rebuild has 3 s), by what the vectors are made of
