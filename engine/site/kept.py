@@ -19,6 +19,7 @@ from engine.run.files import discard, read_kept, write_if_changed
 
 PAGES = "rendered-pages.json"  # in the page cache's folder
 SEARCH = "search-entries.json"
+VECTORS = "search-vectors.json"  # the search's section vectors (search_vectors.py)
 SEARCH_PLUGIN = "material/search"
 TEMPLATES = "templates"  # the theme's templates, compiled by Jinja
 
@@ -156,6 +157,7 @@ class Conversions:
         renderer = converter_key(*sorted(Path(__file__).parent.glob("*.py")))  # engine/site
         self.pages = Kept(None, renderer, cache_dir / PAGES if cache_dir else None, fresh)
         self.search = keep_search_entries(config, cache_dir, fresh) if config else None
+        self.vectors = Kept(None, renderer, cache_dir / VECTORS if cache_dir else None, fresh)
 
     def templates(self, env):
         """The theme's Jinja environment, with the templates compiled by an earlier build (about
@@ -170,6 +172,6 @@ class Conversions:
         return env
 
     def save(self) -> None:
-        for kept in (self.pages, self.search):
+        for kept in (self.pages, self.search, self.vectors):
             if kept:
                 kept.save()

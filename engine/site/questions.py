@@ -45,11 +45,16 @@ def anchors(page: Page) -> dict[str, str]:
     found: dict[str, str] = {}
     for line in outside_fences(page.text.splitlines()):
         heading = HEADING.match(line)
-        ids = [match["id"] or match["html"] for match in ANCHOR.finditer(line)]
-        if heading and not ids:
-            ids = [slugify(heading["text"].replace("`", ""), "-")]
-        found |= dict.fromkeys(ids, heading["text"] if heading else "")
+        found |= dict.fromkeys(line_ids(line), heading["text"] if heading else "")
     return found
+
+
+def line_ids(line: str) -> list[str]:
+    """The ids a line gives: its attribute lists' and HTML elements', else a heading's own."""
+    ids = [match["id"] or match["html"] for match in ANCHOR.finditer(line)]
+    if not ids and (heading := HEADING.match(line)):
+        ids = [slugify(heading["text"].replace("`", ""), "-")]
+    return ids
 
 
 def render(rows: list[dict], pages: dict[str, Page], page_path: str) -> str:

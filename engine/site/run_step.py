@@ -19,7 +19,14 @@ from engine.run.environment import locked_versions
 from engine.run.files import log, write_if_changed
 from engine.run.pages import execute_pages
 from engine.run.results import PageFailure
-from engine.site import differences, extension, practice, setup_steps, version_notes
+from engine.site import (
+    differences,
+    extension,
+    practice,
+    search_vectors,
+    setup_steps,
+    version_notes,
+)
 from engine.site.error_index import Index
 from engine.site.kept import Conversions
 from engine.site.labels import figure_uris
@@ -43,9 +50,12 @@ def refuse_copies(pages: dict[str, Page]) -> None:
             )
 
 
-def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Conversions) -> Site:
+def run_site(
+    root: Path, paths: list[str], config: dict, preview=False, kept=Conversions, views=False
+) -> Site:
     """Parse and run the pages at ``paths`` (relative to ``root``); ``config`` is mkdocs.yml's
-    (its nav and site_url). ``preview``: a failing page shows its error, the others go on."""
+    (its nav and site_url). ``preview``: a failing page shows its error, the others go on.
+    ``views``: the builder makes notebook views (MkDocs' hook), which pages then link."""
     cache_dir = Path(os.environ.get(CACHE_VARIABLE) or root / policy(root).cache_dir)
     fresh = os.environ.get(FRESH_VARIABLE) == "1"
     site = Site(root, kept=kept(cache_dir, fresh), site_url=config.get("site_url") or "")
@@ -83,6 +93,9 @@ def run_site(root: Path, paths: list[str], config: dict, preview=False, kept=Con
     site.compatibility = with_this_run(site, recorded) or {}
     site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
+    site.views = views  # before the search vectors render the pages, as they will be rendered
+    if (root / search_vectors.TABLE).is_file():  # a project without the table searches by words
+        site.files[search_vectors.URI] = search_vectors.site_vectors(site)
     log.info(version_notes.summary(list(site.pages.values()), recorded))
     return site
 

@@ -7,7 +7,9 @@ tests/search/held_out*.toml hold questions written apart from the tuning, in the
 (the synonym pass tuned on the first two; held_out_3 and held_out_4 are outside figures).
 The search is the site's real one: Material's search worker, the script the pages start, run
 under Node (tests/search/run_worker.js) over the site's search/search_index.json, exactly as the
-search box sends it what a reader types.
+search box sends it what a reader types. Its ranking fuses the words' ranking and the meaning's
+(issue #72); the command prints each of the three rankings' totals after its table, and
+`python -m tests.search.quality site --rankings` prints them for every set side by side.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ HELD_OUT = HERE / "held_out.toml"  # outside questions for two passes, tuned on 
 HELD_OUT_2 = HERE / "held_out_2.toml"  # a second such set, tuned on in the same pass
 OUTSIDE = [HERE / "held_out_3.toml", HERE / "held_out_4.toml"]  # never tuned on
 WORKER_RUNNER = HERE / "run_worker.js"
+RANKINGS = ("lexical", "semantic", "fused")  # the worker's, alone and fused (run_worker.js)
+SETS = [SUITE, HELD_OUT, HELD_OUT_2, *OUTSIDE]
 FIRST_GOAL = 0.90  # the first result answers at least this share of the questions
 TOP_PAGES = 3  # and one of the first three pages listed holds an answer, for every question
 
@@ -73,13 +77,14 @@ def load_suite(path: Path = SUITE) -> list[Question]:
     ]
 
 
-def search(site: Path, queries: list[str]) -> list[list[list[dict]]]:
-    """Each query's result groups (one per page, best first), from the site's search worker."""
+def search(site: Path, queries: list[str], ranking: str = "fused") -> list[list[list[dict]]]:
+    """Each query's result groups (one per page, best first), from the site's search worker
+    (Material's ranks by ``ranking``: readers get "fused")."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("the search-quality suite runs the site's search worker under Node.js")
     done = subprocess.run(
-        [node, str(WORKER_RUNNER), str(site)],
+        [node, str(WORKER_RUNNER), str(site), ranking],
         input=json.dumps(queries),
         capture_output=True,
         text=True,
@@ -120,10 +125,12 @@ def judge_suite(
     return asks, forms
 
 
-def run_suite(site: Path, suite: list[Question]) -> tuple[list[Outcome], list[Outcome]]:
+def run_suite(
+    site: Path, suite: list[Question], ranking: str = "fused"
+) -> tuple[list[Outcome], list[Outcome]]:
     """The questions' outcomes, and their word forms' outcomes."""
     queries = suite_queries(suite)
-    return judge_suite(suite, dict(zip(queries, search(site, queries), strict=True)))
+    return judge_suite(suite, dict(zip(queries, search(site, queries, ranking), strict=True)))
 
 
 def unknown_answers(site: Path, suite: list[Question]) -> list[str]:
@@ -191,8 +198,33 @@ def summary(label: str, outcomes: list[Outcome]) -> str:
     )
 
 
+def counts(outcomes: list[Outcome]) -> str:
+    first = sum(o.first_answers for o in outcomes)
+    top = sum(o.in_top_pages for o in outcomes)
+    return f"{first}/{len(outcomes)}, {top}/{len(outcomes)}" if outcomes else "-"
+
+
+def rankings(site: Path, paths: list[Path]) -> str:
+    """Each set's questions, then its word forms: the first result, then the first three pages,
+    for the words' ranking alone, the meaning's alone, and both fused (what readers get)."""
+    rows = [f"{'set':<24}" + "".join(f"{ranking:>22}" for ranking in RANKINGS)]
+    for path in paths:
+        suite = load_suite(path)
+        found = [run_suite(site, suite, ranking) for ranking in RANKINGS]
+        for part, label in enumerate(("questions", "word forms")):
+            if found[0][part]:
+                cells = "".join(f"{counts(outcomes[part]):>22}" for outcomes in found)
+                rows.append(f"{path.stem + ' ' + label:<24}{cells}")
+    zensical = (site / "search.json").is_file()  # Zensical's worker has one ranking
+    note = " (Zensical: words only)" if zensical else ""
+    return "\n".join([*rows, f"(first result answers, first {TOP_PAGES} pages hold one){note}"])
+
+
 def main(argv: list[str]) -> int:
     site = Path(argv[0] if argv else "site")
+    if argv[1:] == ["--rankings"]:
+        print(rankings(site, SETS))
+        return 0
     suite = load_suite(Path(argv[1]) if len(argv) > 1 else SUITE)
     unknown = unknown_answers(site, suite)
     if unknown:

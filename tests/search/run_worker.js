@@ -2,12 +2,15 @@
 // with its query string) under Node, with the few globals a Web Worker has, and answers queries
 // as the search box does: Material's (MkDocs' build) or Zensical's, which the site's index file
 // tells apart (search/search_index.json or search.json).
-// Usage: node run_worker.js <site folder>  (queries as a JSON list on stdin; a JSON list of
-// results on stdout: for each query, the worker's result groups, one per page, best first).
+// Usage: node run_worker.js <site folder> [lexical|semantic|fused]  (queries as a JSON list on
+// stdin; a JSON list of results on stdout: for each query, the worker's result groups, one per
+// page, best first). Material's worker ranks by words and meaning fused, as readers get it, unless
+// a ranking is named; the meaning's data is loaded before the first query is asked.
 "use strict"
 const fs = require("fs")
 const path = require("path")
 const vm = require("vm")
+const { pathToFileURL, fileURLToPath } = require("url")
 
 const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3  // Material's SearchMessageType; Zensical's alike
 
@@ -19,12 +22,26 @@ function workerPath(site) {
   return { file: path.join(site, file), search: query ? `?${query}` : "" }
 }
 
-function startWorker({ file, search }) {
+// The browser's fetch, for the site's own files only (the worker asks for no other).
+async function fetchFile(url) {
+  const file = fileURLToPath(url)
+  const ok = fs.existsSync(file)
+  const body = ok ? fs.readFileSync(file) : Buffer.alloc(0)
+  return {
+    ok, status: ok ? 200 : 404,
+    text: async () => body.toString("utf8"),
+    json: async () => JSON.parse(body.toString("utf8")),
+    arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.length),
+  }
+}
+
+function startWorker({ file, search }, mode) {
   const listeners = []
   const replies = []
   const scope = {
-    console, setTimeout, clearTimeout, URL, URLSearchParams, TextEncoder, TextDecoder,
-    location: { search },
+    console, setTimeout, clearTimeout, URL, URLSearchParams, TextEncoder, TextDecoder, atob,
+    location: { search, href: pathToFileURL(file).href + search }, fetch: fetchFile,
+    jitdocsSearchMode: mode,
     addEventListener: (type, fn) => { if (type === "message") listeners.push(fn) },
     postMessage: message => replies.push(message),
     importScripts: (...urls) => {
@@ -40,7 +57,7 @@ function startWorker({ file, search }) {
     while (replies.length === before) await new Promise(resolve => setImmediate(resolve))
     return replies[replies.length - 1]
   }
-  return send
+  return { send, scope }
 }
 
 // Zensical's worker lists sections, best first, ten to a page of results (the box shows ten, then
@@ -68,8 +85,10 @@ async function zensical(send, index, queries) {
 
 async function main() {
   const site = process.argv[2]
+  const mode = process.argv[3] || "fused"
+  if (!["lexical", "semantic", "fused"].includes(mode)) throw new Error(`no ranking ${mode}`)
   const queries = JSON.parse(fs.readFileSync(0, "utf8"))
-  const send = startWorker(workerPath(site))
+  const { send, scope } = startWorker(workerPath(site), mode)
   const ownIndex = path.join(site, "search.json")  // Zensical's
   if (fs.existsSync(ownIndex)) {
     const index = JSON.parse(fs.readFileSync(ownIndex, "utf8"))
@@ -81,6 +100,8 @@ async function main() {
   const options = { suggest: false }  // mkdocs.yml does not turn on search.suggest
   const ready = await send({ type: SETUP, data: { config: index.config, docs: index.docs, options } })
   if (ready.type !== READY) throw new Error(`the worker answered setup with ${JSON.stringify(ready)}`)
+  if (mode !== "lexical" && !(await scope.jitdocsLoadMeaning()))
+    throw new Error("the worker could not load the data of its ranking by meaning")
   const answers = []
   for (const query of queries) {
     const reply = await send({ type: QUERY, data: query })

@@ -43,6 +43,8 @@ addEventListener("message", event => {
   addMessageField(event.data.data)
 })
 
+addEventListener("message", noteQuery)  // 8. below: the sections' texts, and each query asked
+
 // Zensical's worker (no lunr: its own engine; the end of this file) gets each query from here,
 // rewritten, since this listener is added before its script sets its own.
 let separator, indexed, asked
@@ -168,6 +170,83 @@ if (lunr) {
     readAsIndexed(query)
     return query
   }
+}
+
+// 8. Meaning beside words (issue #72): a reader's words are rarely the section's ("keep" for
+// "cache"), so the sections are also ranked by meaning (jitdocs-meaning.js, its data loaded on
+// the first search, not with the page), and the two rankings fused by reciprocal rank: a
+// section's score is the sum over the rankings of weight / (K + its rank). Sections stay the
+// unit, grouped by page as Material groups them, so its list shows the fused order. Until the
+// data is loaded the first search shows the words' ranking, then the fused one.
+// Chosen on the tuning suite (questions.toml) alone: the semantic ranking at a quarter of the
+// words' weight, K = 4, is the most weight under which no question or word form that the words'
+// ranking answers first, or in its first three pages, is lost (0.3 loses a word form; K = 8
+// loses one at 0.15). The semantic ranking brings in its first 50 sections.
+const FUSION_K = 4
+const MEANING_WEIGHT = 0.25
+const MEANING_DEPTH = 50
+const QUERY = 2, RESULT = 3  // Material's SearchMessageType
+const MEANING_DATA = "../../search/"  // from this worker's folder: vocab, table, sections
+let entries = new Map()  // the index's entries by location, for a section only meaning finds
+const asking = []  // the queries Material has not answered yet, in order
+let answered = null, meaning = null, loading = null
+// tests/search/quality.py measures each ranking alone ("lexical", "semantic"); readers get both.
+const mode = () => self.jitdocsSearchMode ?? "fused"
+
+function noteQuery(event) {
+  if (!self.lunr || !event.data) return
+  if (event.data.type === 0)
+    entries = new Map(event.data.data.docs.map(doc => [doc.location, doc]))
+  else if (event.data.type === QUERY && typeof event.data.data === "string") {
+    asking.push(event.data.data)
+    // Material asks an empty query as the page loads: that is no search yet
+    if (mode() !== "lexical" && event.data.data.trim()) loadMeaning()
+  }
+}
+
+// The model's data, fetched once (the first search starts it); then the last answer again, fused.
+function loadMeaning() {
+  loading ??= Promise.resolve().then(() => {
+    importScripts("jitdocs-meaning.js")
+    return self.jitdocsMeaning.load(new URL(MEANING_DATA, self.location.href))
+  }).then(loaded => {
+    meaning = loaded
+    if (answered && !asking.length) post(fuse(answered))
+    return meaning
+  }, error => console.warn("jitdocs-search.js: searching by words alone:", error) ?? null)
+  return loading
+}
+self.jitdocsLoadMeaning = loadMeaning  // tests/search/run_worker.js waits for it
+
+function fuse({ query, result }) {
+  const lexical = result.data.items.flat().filter(entry => entry.score > 0)
+  const found = new Map(lexical.map(entry => [entry.location, entry]))
+  const scores = new Map()
+  const add = (location, score) => scores.set(location, (scores.get(location) ?? 0) + score)
+  if (mode() !== "semantic")
+    lexical.forEach(({ location }, rank) => add(location, 1 / (FUSION_K + rank + 1)))
+  meaning.rank(query).slice(0, MEANING_DEPTH)
+    .forEach((location, rank) => add(location, MEANING_WEIGHT / (FUSION_K + rank + 1)))
+  const groups = new Map()
+  for (const location of [...scores.keys()].sort((a, b) => scores.get(b) - scores.get(a))) {
+    const page = location.split("#")[0]
+    const entry = { ...(found.get(location) ?? plain(location)), score: scores.get(location) }
+    groups.set(page, [...(groups.get(page) ?? []), entry])
+  }
+  for (const [page, group] of groups)  // Material lists a page's own entry in its group, at 0
+    if (!group.some(entry => entry.location === page)) group.push({ ...plain(page), score: 0 })
+  return { ...result, data: { ...result.data, items: [...groups.values()] } }
+}
+function plain(location) {
+  const { title = "", text = "" } = entries.get(location) ?? {}
+  return { location, title, text, terms: {} }
+}
+
+const post = lunr ? self.postMessage.bind(self) : null
+if (lunr) self.postMessage = message => {
+  if (message?.type !== RESULT || !asking.length) return post(message)
+  answered = { query: asking.shift(), result: message }
+  post(meaning && mode() !== "lexical" ? fuse(answered) : message)
 }
 
 // Zensical's engine, which the MkDocs build does not use. It has no stemmer and no word weights:
