@@ -23,7 +23,6 @@ from engine.site import (
     differences,
     extension,
     practice,
-    search_vectors,
     setup_steps,
     version_notes,
 )
@@ -94,6 +93,8 @@ def run_site(
     site.device = accelerator.load(root / accelerator.DATA)
     site.errors = Index.of(site.pages, site.results)
     site.views = views  # before the search vectors render the pages, as they will be rendered
+    from engine.site import search_vectors  # here: NumPy is no renderer's (test_kept_imports)
+
     if (root / search_vectors.TABLE).is_file():  # a project without the table searches by words
         site.files[search_vectors.URI] = search_vectors.site_vectors(site)
     log.info(version_notes.summary(list(site.pages.values()), recorded))
