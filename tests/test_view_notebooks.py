@@ -313,3 +313,22 @@ def test_the_plugin_events_the_hook_does_not_call_change_nothing(tmp_path):
     html = '<html><body><div data-md-color-scheme="slate"></div></body></html>'
     assert plugin.on_post_page(html, page, config) == html
     assert plugin.on_post_build(config) is None
+
+
+@pytest.mark.unit
+def test_the_view_names_a_bundled_data_file_and_the_download_keeps_its_text():
+    """why-compile bundles the TPU recording its chart reads (some 150 KB): the view shows its
+    name and size, so a phone does not lay out the data; the notebook itself is unchanged."""
+    page = read_page("docs/course/why-compile.md", ROOT)
+    notebook = build_notebook(page)
+    meta = {"title": "Why compile"}
+    view = notebook_view.view_notebook(
+        notebook, {}, here="course/why-compile/notebook/", site_url="", meta=meta
+    )
+    setup = next(c for c in notebook["cells"] if "setup" in c["metadata"].get("tags", []))
+    shown = next(c for c in view["cells"] if "setup" in c["metadata"].get("tags", []))
+    recorded = '"beyond/accelerators": {'  # a line of the recording's text
+    assert recorded in setup["source"] and recorded not in shown["source"]
+    assert "'docs/data/accelerator.json': ...,  # " in shown["source"]
+    assert "'snippets/jitkit.py': r'''" in shown["source"]  # code is shown whole
+    assert len(shown["source"]) < len(setup["source"]) / 2

@@ -33,6 +33,21 @@ from engine.site.notebooks import dumps, notebook_uri
 
 VIEW_DIR = Path(policy().view_dir)  # under the project root; mkdocs.yml includes it
 STYLESHEET = "assets/notebook-view.css"
+# A data file the setup cell bundles (the TPU recording a chart reads: some 150 KB) is named in
+# the view with its size; its text is in the downloaded notebook, not in a phone's page.
+QUOTES = "'" * 3
+BUNDLED_DATA = re.compile(
+    rf"^    '(?P<name>[^'\n]+\.json)': (?:r{QUOTES}\n.*?\n{QUOTES}|'(?:[^'\\\n]|\\.)*'),$",
+    re.S | re.M,
+)
+
+
+def _elide_data(source: str) -> str:
+    def named(match: re.Match) -> str:
+        size = len(match.group(0)) - len(match.group("name")) - 8
+        return f"    '{match['name']}': ...,  # {size:,} characters, in the downloaded notebook"
+
+    return BUNDLED_DATA.sub(named, source)
 
 
 def view_uri(page_path: str) -> str:
@@ -87,6 +102,8 @@ def view_notebook(notebook: dict, figures: dict[str, str], *, here: str, site_ur
         for output in cell.get("outputs", []):
             if (svg := output.get("data", {}).get("image/svg+xml")) is not None:
                 output["data"] = {"text/html": figures[svg]}
+        if "setup" in cell["metadata"].get("tags", []):
+            cell["source"] = _elide_data(cell["source"])
     if "install" in view["cells"][0]["metadata"].get("tags", []):  # the title comes first
         view["cells"][:2] = view["cells"][1::-1]
     title = view["cells"][0]
