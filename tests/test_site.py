@@ -97,7 +97,7 @@ def test_names_are_drawn_in_the_code_colour_and_whitespace_has_no_style():
 
 
 @pytest.mark.unit
-def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_blocks():
+def test_sections_wrap_long_runs_and_questions_text_but_not_headings_or_the_first_screen():
     from engine.site.sections import (
         FIRST_SCREEN_PX,
         MAX_SECTION_PX,
@@ -108,18 +108,23 @@ def test_sections_wrap_long_runs_but_not_headings_the_first_screen_or_question_b
 
     paragraph = "<p>" + "word " * 60 + "</p>\n"
     code = '<div class="highlight"><pre><code>' + "x = 1\n" * 30 + "</code></pre></div>\n"
-    question = '<div class="jd-quiz"><h2 id="q1">Question</h2>' + paragraph + "</div>\n"
-    # the last of these paragraphs starts just above FIRST_SCREEN_PX, at the least
-    first_screen = paragraph * ((FIRST_SCREEN_PX - 1) // least_heights(paragraph)[0] + 1)
+    asked = '<h2 id="q1">Question</h2>' + paragraph
+    question = f'<div class="jd-quiz">{asked}</div>\n'
+    # a question, then paragraphs, the last of which starts just above FIRST_SCREEN_PX at the least
+    above, each = least_heights(asked)[0], least_heights(paragraph)[0]
+    first_screen = question + paragraph * ((FIRST_SCREEN_PX - 1 - above) // each + 1)
     content = first_screen + '<h2 id="a">A</h2>\n' + (paragraph + code) * 6 + question + paragraph
 
     wrapped = wrap_sections(content)
     section = r'<section class="jd-section" style="([^"]*)">(.*?)</section>'
     sections = re.findall(section, wrapped, re.S)
     assert re.sub(r"</?section[^>]*>", "", wrapped) == content  # nothing lost, nothing moved
-    assert wrapped.startswith(first_screen)
-    assert len(sections) >= 3  # the run after the heading is split, the question left whole
-    assert all("<h2" not in body for _, body in sections)  # so the question stays whole, outside
+    assert wrapped.startswith(first_screen)  # the question on the first screen stays bare
+    assert len(sections) >= 4  # the run after the heading is split; the question's text
+    assert all("<h2" not in body for _, body in sections)  # headings stay outside
+    # Below the first screen a question's text is wrapped inside it, its heading outside: the
+    # table of contents reads where the headings are (quiz.js finds the parts in the section).
+    assert '<div class="jd-quiz"><h2 id="q1">Question</h2><section class="jd-section"' in wrapped
     for style, body in sections:
         assert style == f"contain-intrinsic-size: auto {estimated_height(body)}px"
         assert estimated_height(body) < MAX_SECTION_PX + estimated_height(paragraph + code)

@@ -20,8 +20,9 @@
   function setUp(quiz) {
     if (quiz.dataset.ready) return;
     var right = parseInt(quiz.dataset.answer, 10);
-    var list = quiz.querySelector(":scope > ol");
-    var answer = quiz.querySelector(":scope > details");
+    // Below the first screen a question's text is in a section (engine/site/sections.py).
+    var list = quiz.querySelector(":scope > ol, :scope > .jd-section > ol");
+    var answer = quiz.querySelector(":scope > details, :scope > .jd-section > details");
     var heading = quiz.querySelector(":scope > h2, :scope > h3, :scope > h4");
     if (!list || !answer || !right) return; // not a question this script understands
     quiz.dataset.ready = "true";

@@ -84,8 +84,8 @@ def tags(text: str) -> list[tuple[str, bool, int, int]]:
 
 def top_level_elements(found: list[tuple[str, bool, int, int]]) -> list[tuple[str, bool, int, int]]:
     """(tag, holds a heading, start, end) of each element that is not inside another one. One
-    that holds an h1-h3 (the quiz's questions) is kept out of sections like a heading: the table
-    of contents reads where the headings are, which would render a skipped section.
+    that holds an h1-h3 (a quiz question) is never inside a section: the table of contents reads
+    where the headings are, which would render a skipped section.
     A top-level void element (<hr>) is not listed: it goes with the element after it."""
     elements, depth, holds_heading, opened = [], 0, False, 0
     for name, closes, start, end in found:
@@ -186,33 +186,37 @@ def least_heights(fragment: str) -> tuple[int, int]:
     )
 
 
-def wrap_sections(content: str, found: list[tuple[str, bool, int, int]] | None = None) -> str:
+def wrap_sections(content: str) -> str:
     """Runs of top-level elements between headings, each run a section of at most about
-    MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered. Content
-    that is one element holding headings (a notebook view's wrappers) is wrapped inside it, from
-    the tags ``found`` when the page was scanned."""
-    found = tags(content) if found is None else found
-    elements = top_level_elements(found)
-    if len(elements) == 1 and elements[0][1]:
-        _, _, start, end = elements[0]
-        inner_start = content.index(">", start) + 1
-        inner_end = content.rindex("</", start, end)
-        inner = [
-            (name, closes, at - inner_start, to - inner_start)
-            for name, closes, at, to in found
-            if inner_start <= at and to <= inner_end
-        ]  # the tags inside, scanned once with the page
-        wrapped = wrap_sections(content[inner_start:inner_end], inner)
-        return content[:inner_start] + wrapped + content[inner_end:]
+    MAX_SECTION_PX, with its placeholder height; headings stay outside, always rendered."""
+    return _wrap(content, tags(content), [0, 0])
+
+
+def _wrap(content: str, found: list[tuple[str, bool, int, int]], above: list[int]) -> str:
+    """``wrap_sections`` of ``content``, whose tags are ``found``, below ``above``: the least
+    heights above it on a phone and on a wider screen, which this adds to. A <div> that holds a
+    heading (a quiz question, a notebook view's wrapper or cell) is wrapped inside, from the tags
+    of the first scan: its text is laid out as it nears the screen, its headings always."""
     pieces, run, height, done, near = [], "", 0, 0, False
-    phone_above = wide_above = 0
-    for tag, holds_heading, _, end in elements:
-        element, done = content[done:end], end
-        below_phone_screen = phone_above >= FIRST_SCREEN_PX
-        on_wide_screen = wide_above < FIRST_SCREEN_PX
+    for tag, holds_heading, start, end in top_level_elements(found):
+        element, previous, done = content[done:end], done, end
+        if holds_heading and tag == "div":
+            inner_start, inner_end = content.index(">", start) + 1, content.rindex("</", start, end)
+            inner = [
+                (name, closes, at - inner_start, to - inner_start)
+                for name, closes, at, to in found
+                if inner_start <= at and to <= inner_end
+            ]  # the tags inside, scanned once with the page
+            wrapped = _wrap(content[inner_start:inner_end], inner, above)
+            pieces.append(section(run, height, near) + content[previous:inner_start] + wrapped)
+            pieces.append(content[inner_end:end])
+            run, height = "", 0
+            continue
+        below_phone_screen = above[0] >= FIRST_SCREEN_PX
+        on_wide_screen = above[1] < FIRST_SCREEN_PX
         if on_wide_screen:
             phone, wide = least_heights(element)
-            phone_above, wide_above = phone_above + phone, wide_above + wide
+            above[0], above[1] = above[0] + phone, above[1] + wide
         if tag not in HEADINGS and not holds_heading and below_phone_screen:
             if not run:  # a section is near when its first element is
                 near = on_wide_screen

@@ -79,7 +79,7 @@ ANSWER_IN_PAGE_JS = """first => Array.from(document.querySelectorAll('.jd-quiz')
         const right = parseInt(quiz.dataset.answer, 10);
         const options = quiz.querySelectorAll('.jd-quiz__option');
         const radios = quiz.querySelectorAll('input[type=radio]').length;
-        const answer = quiz.querySelector(':scope > details');
+        const answer = quiz.querySelector(':scope > details, :scope > .jd-section > details');
         const hiddenBefore = !shown(answer);
         const choice = index % 2 ? right : (right % radios) + 1;
         options[choice - 1].click();
@@ -115,7 +115,7 @@ def answer_with_the_mouse(quiz, url: str) -> None:
     """The first quiz (index 0: a wrong option, as the alternation says), clicked as a reader."""
     right = int(quiz.get_attribute("data-answer"))
     options = quiz.locator("input[type=radio]")
-    answer = quiz.locator(":scope > details")
+    answer = quiz.locator(":scope > details, :scope > .jd-section > details")
     assert options.count() >= 2 and not answer.is_visible(), url
     choice = (right % options.count()) + 1
     quiz.locator(".jd-quiz__option").nth(choice - 1).click()

@@ -83,6 +83,19 @@ def test_the_workbook_view_folds_its_reference_solutions_as_the_page_does(site_d
 
 
 @pytest.mark.parametrize("page_path", SAMPLED_VIEWS)
+def test_view_folds_its_install_and_setup_cells_as_plain_text(site_dir, page_path):
+    """Long and at the top of every view: folded and unhighlighted, they cost a phone's first
+    screen nothing to style (the install cell's highlighted code was most of it)."""
+    cells = BeautifulSoup(html_of(site_dir, view_url(page_path)), "html.parser")
+    for tag in ("install", "setup"):
+        cell = cells.select_one(f".jp-Cell.celltag_{tag} .jp-InputArea-editor")
+        assert cell is not None, (page_path, tag)
+        folded = cell.select_one(":scope > details:not([open])")
+        assert folded is not None and folded.summary.text.startswith(tag.title()), (page_path, tag)
+        assert folded.pre.code.text.strip() and not folded.pre.select("span"), (page_path, tag)
+
+
+@pytest.mark.parametrize("page_path", SAMPLED_VIEWS)
 def test_view_is_slim_and_references_no_other_host(site_dir, page_path, record_property):
     view = html_file(site_dir, view_url(page_path))
     text = view.read_text(encoding="utf-8")

@@ -6,20 +6,23 @@ from __future__ import annotations
 import json
 
 QUIZ = "practice/quiz/"
+# A question's answer box; below the first screen, all but its heading is in a section.
+ANSWER = ".jd-quiz > details, .jd-quiz > .jd-section > details"
+IN_QUIZ = ":scope > details, :scope > .jd-section > details"  # the same, from the question
 
 
 # Each quiz's parts, read in one round trip (a locator call per part per quiz cost ~6 s).
 QUIZ_PARTS = """() => Array.from(document.querySelectorAll('.jd-quiz')).map(quiz => {
-    const answer = quiz.querySelector(':scope > details');
+    const answer = quiz.querySelector(':scope > details, :scope > .jd-section > details');
     return {
-        options: quiz.querySelectorAll(':scope > ol > li').length,
+        options: quiz.querySelectorAll(':scope > ol > li, :scope > .jd-section > ol > li').length,
         answer: answer !== null,
         open: answer !== null && answer.open,
         sections: answer === null ? 0
             : answer.querySelectorAll("a[href*='course/'], a[href*='beyond/']").length,
     };
 })"""
-ANSWERS_OPEN = "() => Array.from(document.querySelectorAll('.jd-quiz > details')).map(d => d.open)"
+ANSWERS_OPEN = f"() => Array.from(document.querySelectorAll('{ANSWER}')).map(d => d.open)"
 
 
 def test_quiz_without_javascript_shows_options_and_folded_answers(open_page):
@@ -32,9 +35,9 @@ def test_quiz_without_javascript_shows_options_and_folded_answers(open_page):
         assert part["options"] >= 2, index  # the options, as a list
         assert part["answer"] and not part["open"], index  # the answer, folded
         assert part["sections"] >= 1, index  # its section
-    assert page.locator(".jd-quiz > details:visible").count() == len(parts)  # Playwright's test
+    assert page.locator(ANSWER).filter(visible=True).count() == len(parts)  # Playwright's test
     assert page.locator(".jd-quiz input[type=radio]").count() == 0
-    summaries = page.locator(".jd-quiz > details > summary")
+    summaries = page.locator(ANSWER).locator(":scope > summary")
     assert summaries.count() == len(parts)
     for index in range(len(parts)):
         # A real click at the summary's centre. Without the wait for a still, unobscured target
@@ -59,7 +62,7 @@ def test_quiz_works_with_the_keyboard_alone(open_page):
     assert feedback.inner_text().strip().startswith("Right:")
     assert feedback.locator(".jd-symbol--right").is_visible()  # drawn, no emoji font needed
     assert quiz.locator(".jd-quiz__feedback").get_attribute("role") == "status"
-    assert quiz.locator(":scope > details").evaluate("d => d.open")
+    assert quiz.locator(IN_QUIZ).evaluate("d => d.open")
     score = page.locator(".jd-quiz-score")
     visit.show(score)  # at the foot of the page
     assert "1 right out of 1 answered" in score.inner_text()
