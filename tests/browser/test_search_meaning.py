@@ -16,7 +16,9 @@ from engine.site.search_vectors import URI
 from tests.search.quality import search
 
 MEANING_FILES = ("workers/jitdocs-meaning.js", "search/vocab.txt", "search/tokens.bin", URI)
-RATIO = 1.25  # the fused search's median keystroke, at most this many times the words' alone
+# Run side by side at loads of 6 to 7 on 2 cores, the two medians came within about 10% of each
+# other; the ceiling allows twice that ratio, as every timing claim keeps a 2x margin.
+RATIO = 2.0  # the fused search's median keystroke, at most this many times the words' alone
 THROTTLE = 4
 FIRST = "jit "  # the first search, which loads the data
 # Typed after it, one key at a time: a learner's question in words no heading uses.
